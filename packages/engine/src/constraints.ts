@@ -1,0 +1,158 @@
+import type { Context } from "./context.js";
+import type { ConstraintDefinition } from "./definitions.js";
+import { contextValue } from "./fields.js";
+import { inRanges, parseRange } from "./ip.js";
+import { compileRe2 } from "./regex.js";
+import { compareSemver, parseSemver } from "./semver.js";
+
+export type Predicate = (context: Context) => boolean;
+
+const never: Predicate = () => false;
+
+function list(definition: ConstraintDefinition): string[] {
+  const values = Array.isArray(definition.values) ? definition.values : [];
+  const strings = values.filter((value): value is string => typeof value === "string");
+  if (strings.length === 0 && typeof definition.value === "string") strings.push(definition.value);
+  return strings;
+}
+
+function single(definition: ConstraintDefinition): string | undefined {
+  if (typeof definition.value === "string") return definition.value;
+  if (typeof definition.value === "number") return String(definition.value);
+  const first = Array.isArray(definition.values) ? definition.values[0] : undefined;
+  return typeof first === "string" ? first : undefined;
+}
+
+function parseNumber(text: string | undefined): number {
+  return text === undefined || text.trim() === "" ? Number.NaN : Number(text);
+}
+
+function parseDate(text: string | undefined): number {
+  return text === undefined ? Number.NaN : Date.parse(text);
+}
+
+/**
+ * The test an operator makes on the context value (undefined when the field is
+ * missing), or undefined when the constraint itself is malformed.
+ */
+function operatorTest(
+  definition: ConstraintDefinition,
+): ((value: string | undefined) => boolean) | undefined {
+  const { operator, contextName } = definition;
+  const ignoreCase = definition.caseInsensitive === true;
+  switch (operator) {
+    case "IN":
+    case "NOT_IN": {
+      const values = new Set(list(definition).map((value) => value.trim()));
+      const isIn = (value: string | undefined) => value !== undefined && values.has(value);
+      return operator === "IN" ? isIn : (value) => !isIn(value);
+    }
+    case "STR_STARTS_WITH":
+    case "STR_ENDS_WITH":
+    case "STR_CONTAINS": {
+      const values = list(definition).map((value) => (ignoreCase ? value.toLowerCase() : value));
+      const test =
+        operator === "STR_STARTS_WITH"
+          ? (value: string, expected: string) => value.startsWith(expected)
+          : operator === "STR_ENDS_WITH"
+            ? (value: string, expected: string) => value.endsWith(expected)
+            : (value: string, expected: string) => value.includes(expected);
+      return (value) => {
+        if (value === undefined) return false;
+        const subject = ignoreCase ? value.toLowerCase() : value;
+        for (const expected of values) if (test(subject, expected)) return true;
+        return false;
+      };
+    }
+    case "NUM_EQ":
+    case "NUM_GT":
+    case "NUM_GTE":
+    case "NUM_LT":
+    case "NUM_LTE": {
+      const expected = parseNumber(single(definition));
+      if (Number.isNaN(expected)) return undefined;
+      const compare = numberComparison(operator);
+      return (value) => {
+        const actual = parseNumber(value);
+        return !Number.isNaN(actual) && compare(actual, expected);
+      };
+    }
+    case "DATE_AFTER":
+    case "DATE_BEFORE": {
+      const expected = parseDate(single(definition));
+      if (Number.isNaN(expected)) return undefined;
+      const after = operator === "DATE_AFTER";
+      // currentTime defaults to now, as in every SDK; another missing date field fails.
+      const defaultsToNow = contextName === "currentTime";
+      return (value) => {
+        const actual = value === undefined && defaultsToNow ? Date.now() : parseDate(value);
+        if (Number.isNaN(actual)) return false;
+        return after ? actual > expected : actual < expected;
+      };
+    }
+    case "SEMVER_EQ":
+    case "SEMVER_GT":
+    case "SEMVER_GTE":
+    case "SEMVER_LT":
+    case "SEMVER_LTE": {
+      const expected = parseSemver(single(definition) ?? "");
+      if (!expected) return undefined;
+      const compare = numberComparison(operator.replace("SEMVER", "NUM"));
+      return (value) => {
+        const actual = value === undefined ? undefined : parseSemver(value);
+        return actual !== undefined && compare(compareSemver(actual, expected), 0);
+      };
+    }
+    case "REGEX": {
+      const pattern = single(definition);
+      const regex = pattern === undefined ? undefined : compileRe2(pattern, ignoreCase);
+      if (!regex) return undefined;
+      return (value) => value !== undefined && regex.test(value);
+    }
+    case "IN_CIDR": {
+      const ranges = list(definition).flatMap((value) => parseRange(value) ?? []);
+      return (value) => value !== undefined && inRanges(ranges, value);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function numberComparison(operator: string): (a: number, b: number) => boolean {
+  switch (operator) {
+    case "NUM_EQ":
+      return (a, b) => a === b;
+    case "NUM_GT":
+      return (a, b) => a > b;
+    case "NUM_GTE":
+      return (a, b) => a >= b;
+    case "NUM_LT":
+      return (a, b) => a < b;
+    default:
+      return (a, b) => a <= b;
+  }
+}
+
+/**
+ * One constraint as a predicate. A malformed constraint (unknown operator, a value
+ * its operator cannot parse, a pattern RE2 rejects) is false whether or not it is
+ * inverted: it never throws and never switches a flag on.
+ */
+export function compileConstraint(definition: ConstraintDefinition): Predicate {
+  if (!definition || typeof definition.contextName !== "string") return never;
+  const test = operatorTest(definition);
+  if (!test) return never;
+  const field = definition.contextName;
+  if (definition.inverted === true) return (context) => !test(contextValue(context, field));
+  return (context) => test(contextValue(context, field));
+}
+
+export function compileConstraints(definitions: readonly ConstraintDefinition[]): Predicate | undefined {
+  const predicates = definitions.map(compileConstraint);
+  if (predicates.length === 0) return undefined;
+  if (predicates.length === 1) return predicates[0];
+  return (context) => {
+    for (const predicate of predicates) if (!predicate(context)) return false;
+    return true;
+  };
+}

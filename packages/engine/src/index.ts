@@ -1,0 +1,16 @@
+export type { Context, CustomStrategy, Evaluation, PayloadResult, VariantResult } from "./context.js";
+export type {
+  ClientFeatures,
+  ConstraintDefinition,
+  DeltaDocument,
+  DeltaEvent,
+  DependencyDefinition,
+  FeatureDefinition,
+  OverrideDefinition,
+  PayloadDefinition,
+  SegmentDefinition,
+  StrategyDefinition,
+  VariantDefinition,
+} from "./definitions.js";
+export { normalizedHash, VARIANT_SEED } from "./hash.js";
+export { type CompileOptions, compile, Snapshot } from "./snapshot.js";

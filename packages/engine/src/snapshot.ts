@@ -1,0 +1,314 @@
+import { compileConstraints, type Predicate } from "./constraints.js";
+import type { Context, CustomStrategy, Evaluation, VariantResult } from "./context.js";
+import type {
+  ClientFeatures,
+  DeltaDocument,
+  DeltaEvent,
+  FeatureDefinition,
+  SegmentDefinition,
+  StrategyDefinition,
+} from "./definitions.js";
+import { compileStrategy, type StrategyEnvironment, type StrategyTest } from "./strategies.js";
+import { compileVariants, FLAG_OFF, NO_VARIANT, type VariantPicker } from "./variants.js";
+
+export interface CompileOptions {
+  /** Strategies the host implements, by name; unknown strategy names evaluate to false. */
+  strategies?: readonly CustomStrategy[];
+  /** This machine's host name, for the applicationHostname strategy (the engine does no I/O). */
+  hostname?: string;
+}
+
+interface CompiledStrategy {
+  constraints: Predicate | undefined;
+  test: StrategyTest;
+  variants: VariantPicker | undefined;
+}
+
+interface CompiledDependency {
+  feature: string;
+  enabled: boolean;
+  variants: ReadonlySet<string> | undefined;
+}
+
+interface CompiledFeature {
+  name: string;
+  enabled: boolean;
+  hasDependencies: boolean;
+  segmentIds: ReadonlySet<number>;
+  strategies: CompiledStrategy[];
+  variants: VariantPicker | undefined;
+  dependencies: CompiledDependency[];
+  off: Evaluation;
+  onWithoutVariant: Evaluation;
+}
+
+interface Settings {
+  custom: ReadonlyMap<string, CustomStrategy>;
+  hostname: string | undefined;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function validFeatures(features: unknown): FeatureDefinition[] {
+  if (!Array.isArray(features)) return [];
+  return features.filter(
+    (feature): feature is FeatureDefinition => isObject(feature) && typeof feature.name === "string",
+  );
+}
+
+function validSegments(segments: unknown): SegmentDefinition[] {
+  if (!Array.isArray(segments)) return [];
+  return segments.filter(
+    (segment): segment is SegmentDefinition => isObject(segment) && typeof segment.id === "number",
+  );
+}
+
+function segmentIdsOf(feature: FeatureDefinition): Set<number> {
+  const ids = new Set<number>();
+  for (const strategy of Array.isArray(feature.strategies) ? feature.strategies : []) {
+    for (const id of Array.isArray(strategy?.segments) ? strategy.segments : []) ids.add(id);
+  }
+  return ids;
+}
+
+function compileFeature(
+  feature: FeatureDefinition,
+  segments: ReadonlyMap<number, SegmentDefinition>,
+  settings: Settings,
+): CompiledFeature {
+  const name = feature.name;
+  const impressionData = feature.impressionData === true;
+  const result = (enabled: boolean, variant: VariantResult): Evaluation =>
+    Object.freeze({ name, enabled, impressionData, variant });
+  const env: StrategyEnvironment = {
+    featureName: name,
+    hostname: settings.hostname,
+    custom: settings.custom,
+  };
+
+  const strategies: CompiledStrategy[] = [];
+  const definitions = Array.isArray(feature.strategies) ? feature.strategies : [];
+  for (const strategy of definitions) {
+    if (!isObject(strategy) || typeof strategy.name !== "string" || strategy.disabled === true) continue;
+    strategies.push(compileStrategyWithRules(strategy, segments, env, result));
+  }
+  const dependencies: CompiledDependency[] = [];
+  for (const dependency of Array.isArray(feature.dependencies) ? feature.dependencies : []) {
+    if (!isObject(dependency) || typeof dependency.feature !== "string") continue;
+    const variants = Array.isArray(dependency.variants) && dependency.variants.length > 0;
+    dependencies.push({
+      feature: dependency.feature,
+      enabled: dependency.enabled !== false,
+      variants: variants ? new Set(dependency.variants) : undefined,
+    });
+  }
+  return {
+    name,
+    // No strategies means on for everyone; strategies that are all disabled mean nobody.
+    enabled: feature.enabled === true && (definitions.length === 0 || strategies.length > 0),
+    hasDependencies: dependencies.length > 0,
+    segmentIds: segmentIdsOf(feature),
+    strategies,
+    variants: compileVariants(feature.variants, name, undefined, (variant) => result(true, variant)),
+    dependencies,
+    off: result(false, FLAG_OFF),
+    onWithoutVariant: result(true, NO_VARIANT),
+  };
+}
+
+function compileStrategyWithRules(
+  strategy: StrategyDefinition,
+  segments: ReadonlyMap<number, SegmentDefinition>,
+  env: StrategyEnvironment,
+  result: (enabled: boolean, variant: VariantResult) => Evaluation,
+): CompiledStrategy {
+  const constraints = Array.isArray(strategy.constraints) ? [...strategy.constraints] : [];
+  let missingSegment = false;
+  for (const id of Array.isArray(strategy.segments) ? strategy.segments : []) {
+    const segment = segments.get(id);
+    if (!segment) missingSegment = true;
+    else if (Array.isArray(segment.constraints)) constraints.push(...segment.constraints);
+  }
+  const parameters = strategy.parameters ?? {};
+  const groupId = parameters.groupId === undefined ? env.featureName : String(parameters.groupId);
+  const stickiness = parameters.stickiness === undefined ? undefined : String(parameters.stickiness);
+  return {
+    // A strategy that names a segment the document lacks can never be satisfied.
+    constraints: missingSegment ? () => false : compileConstraints(constraints),
+    test: compileStrategy(strategy, env),
+    variants: compileVariants(strategy.variants, groupId, stickiness, (variant) => result(true, variant)),
+  };
+}
+
+/**
+ * A compiled, immutable flag configuration. Evaluation only reads it, so a host can
+ * swap in a new snapshot atomically while requests are being served.
+ */
+export class Snapshot {
+  private constructor(
+    private readonly featureMap: ReadonlyMap<string, FeatureDefinition>,
+    private readonly segmentMap: ReadonlyMap<number, SegmentDefinition>,
+    private readonly compiled: ReadonlyMap<string, CompiledFeature>,
+    private readonly settings: Settings,
+  ) {
+    this.ordered = [...compiled.values()];
+  }
+
+  private readonly ordered: CompiledFeature[];
+
+  static compile(document: ClientFeatures | DeltaDocument, options: CompileOptions = {}): Snapshot {
+    const settings: Settings = {
+      custom: new Map((options.strategies ?? []).map((strategy) => [strategy.name, strategy])),
+      hostname: options.hostname,
+    };
+    const empty = new Snapshot(new Map(), new Map(), new Map(), settings);
+    if (!isObject(document)) return empty;
+    if (Array.isArray(document.events)) return empty.applyDelta(document.events as DeltaEvent[]);
+    return empty.rebuild(validFeatures(document.features), validSegments(document.segments));
+  }
+
+  /** Flag definitions in the order the service sent them. */
+  get features(): FeatureDefinition[] {
+    return [...this.featureMap.values()];
+  }
+
+  get segments(): SegmentDefinition[] {
+    return [...this.segmentMap.values()];
+  }
+
+  get size(): number {
+    return this.ordered.length;
+  }
+
+  has(name: string): boolean {
+    return this.compiled.has(name);
+  }
+
+  /** The document as a version-2 SDK listing (segments kept apart). */
+  toClientFeatures(): ClientFeatures {
+    return { version: 2, features: this.features, segments: this.segments };
+  }
+
+  /** One flag; an unknown name is off with the fallback variant. */
+  evaluate(name: string, context: Context): Evaluation {
+    const feature = this.compiled.get(name);
+    if (!feature) return { name, enabled: false, impressionData: false, variant: FLAG_OFF };
+    return this.run(feature, context);
+  }
+
+  evaluateMany(names: readonly string[], context: Context): Evaluation[] {
+    return names.map((name) => this.evaluate(name, context));
+  }
+
+  /** Every flag, on or off, in definition order. */
+  evaluateAll(context: Context): Evaluation[] {
+    const results = new Array<Evaluation>(this.ordered.length);
+    for (let i = 0; i < this.ordered.length; i++) results[i] = this.run(this.ordered[i]!, context);
+    return results;
+  }
+
+  /** A new snapshot with the delta events applied; this one is left as it was. */
+  applyDelta(events: readonly DeltaEvent[]): Snapshot {
+    let features = new Map(this.featureMap);
+    let segments = new Map(this.segmentMap);
+    const changedFeatures = new Set<string>();
+    const changedSegments = new Set<number>();
+    let hydrated = false;
+    for (const event of Array.isArray(events) ? events : []) {
+      // Documents come off the network: a malformed event is skipped, never thrown on.
+      if (typeof event !== "object" || event === null) continue;
+      switch (event.type) {
+        case "hydration":
+          hydrated = true;
+          features = new Map(validFeatures(event.features).map((feature) => [feature.name, feature]));
+          segments = new Map(validSegments(event.segments).map((segment) => [segment.id, segment]));
+          break;
+        case "feature-updated":
+          for (const feature of validFeatures([event.feature])) {
+            features.set(feature.name, feature);
+            changedFeatures.add(feature.name);
+          }
+          break;
+        case "feature-removed":
+          features.delete(event.featureName);
+          break;
+        case "segment-updated":
+          for (const segment of validSegments([event.segment])) {
+            segments.set(segment.id, segment);
+            changedSegments.add(segment.id);
+          }
+          break;
+        case "segment-removed":
+          segments.delete(event.segmentId);
+          changedSegments.add(event.segmentId);
+          break;
+      }
+    }
+    if (hydrated) return this.rebuild([...features.values()], [...segments.values()]);
+    // Only what changed is compiled again: updated flags and those using a changed segment.
+    const compiled = new Map<string, CompiledFeature>();
+    for (const [name, feature] of features) {
+      const previous = this.compiled.get(name);
+      const stale =
+        !previous ||
+        changedFeatures.has(name) ||
+        [...changedSegments].some((id) => previous.segmentIds.has(id));
+      compiled.set(name, stale ? compileFeature(feature, segments, this.settings) : previous);
+    }
+    return new Snapshot(features, segments, compiled, this.settings);
+  }
+
+  private rebuild(features: FeatureDefinition[], segments: SegmentDefinition[]): Snapshot {
+    const segmentMap = new Map(segments.map((segment) => [segment.id, segment]));
+    const featureMap = new Map(features.map((feature) => [feature.name, feature]));
+    const compiled = new Map<string, CompiledFeature>();
+    for (const feature of featureMap.values()) {
+      compiled.set(feature.name, compileFeature(feature, segmentMap, this.settings));
+    }
+    return new Snapshot(featureMap, segmentMap, compiled, this.settings);
+  }
+
+  private run(feature: CompiledFeature, context: Context): Evaluation {
+    if (feature.hasDependencies && !this.dependenciesMet(feature, context)) return feature.off;
+    return this.evaluateOwn(feature, context);
+  }
+
+  private evaluateOwn(feature: CompiledFeature, context: Context): Evaluation {
+    if (!feature.enabled) return feature.off;
+    const strategies = feature.strategies;
+    let winner: CompiledStrategy | undefined;
+    if (strategies.length > 0) {
+      for (const strategy of strategies) {
+        if (strategy.constraints !== undefined && !strategy.constraints(context)) continue;
+        if (!strategy.test(context)) continue;
+        winner = strategy;
+        break;
+      }
+      if (!winner) return feature.off;
+    }
+    // The variants of the strategy that switched the flag on win over the flag's own.
+    return winner?.variants?.pick(context) ?? feature.variants?.pick(context) ?? feature.onWithoutVariant;
+  }
+
+  // Dependencies are one level deep: a parent that has parents of its own never
+  // satisfies a child, which also rules out cycles.
+  private dependenciesMet(feature: CompiledFeature, context: Context): boolean {
+    for (const dependency of feature.dependencies) {
+      const parent = this.compiled.get(dependency.feature);
+      if (!parent || parent.hasDependencies) return false;
+      const result = this.evaluateOwn(parent, context);
+      if (!dependency.enabled) {
+        if (result.enabled) return false;
+        continue;
+      }
+      if (!result.enabled) return false;
+      if (dependency.variants && !dependency.variants.has(result.variant.name)) return false;
+    }
+    return true;
+  }
+}
+
+export function compile(document: ClientFeatures | DeltaDocument, options?: CompileOptions): Snapshot {
+  return Snapshot.compile(document, options);
+}

@@ -1,0 +1,113 @@
+import type { Context, CustomStrategy } from "./context.js";
+import type { StrategyDefinition } from "./definitions.js";
+import { contextValue, randomId } from "./fields.js";
+import { normalizedHash } from "./hash.js";
+import { inRanges, parseRange } from "./ip.js";
+
+export type StrategyTest = (context: Context) => boolean;
+
+const always: StrategyTest = () => true;
+const never: StrategyTest = () => false;
+
+function parameter(parameters: StrategyDefinition["parameters"], name: string): string | undefined {
+  const value = parameters?.[name];
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+function percentage(text: string | undefined): number {
+  if (text === undefined || text.trim() === "") return Number.NaN;
+  return Number(text);
+}
+
+function commaList(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+function rollout(percent: number, groupId: string, identify: (context: Context) => string | undefined) {
+  if (!(percent > 0)) return never;
+  return (context: Context) => {
+    const id = identify(context);
+    return id !== undefined && normalizedHash(id, groupId) <= percent;
+  };
+}
+
+function stickyIdentifier(stickiness: string): (context: Context) => string | undefined {
+  if (stickiness === "default") {
+    return (context) => contextValue(context, "userId") ?? contextValue(context, "sessionId") ?? randomId();
+  }
+  if (stickiness === "random") return () => randomId();
+  return (context) => contextValue(context, stickiness);
+}
+
+export interface StrategyEnvironment {
+  featureName: string;
+  hostname: string | undefined;
+  custom: ReadonlyMap<string, CustomStrategy>;
+}
+
+/** The activation test of one strategy, parameters parsed once. Unknown names are off. */
+export function compileStrategy(definition: StrategyDefinition, env: StrategyEnvironment): StrategyTest {
+  const parameters = definition.parameters ?? {};
+  switch (definition.name) {
+    case "default":
+      return always;
+    case "userWithId": {
+      const ids = new Set(commaList(parameter(parameters, "userIds")));
+      return (context) => {
+        const id = contextValue(context, "userId");
+        return id !== undefined && ids.has(id);
+      };
+    }
+    case "flexibleRollout": {
+      // The service always sends groupId; without it the flag name keeps users apart per flag.
+      const groupId = parameter(parameters, "groupId") ?? env.featureName;
+      const stickiness = parameter(parameters, "stickiness") || "default";
+      return rollout(percentage(parameter(parameters, "rollout")), groupId, stickyIdentifier(stickiness));
+    }
+    case "gradualRolloutUserId":
+    case "gradualRolloutSessionId": {
+      const field = definition.name === "gradualRolloutUserId" ? "userId" : "sessionId";
+      const groupId = parameter(parameters, "groupId") ?? "";
+      return rollout(percentage(parameter(parameters, "percentage")), groupId, (context) =>
+        contextValue(context, field),
+      );
+    }
+    case "gradualRolloutRandom": {
+      const percent = percentage(parameter(parameters, "percentage"));
+      if (!(percent > 0)) return never;
+      return () => Math.floor(Math.random() * 100) + 1 <= percent;
+    }
+    case "remoteAddress": {
+      const entries = commaList(parameter(parameters, "IPs"));
+      const exact = new Set(entries);
+      const ranges = entries.flatMap((entry) => parseRange(entry) ?? []);
+      return (context) => {
+        const address = contextValue(context, "remoteAddress");
+        return address !== undefined && (exact.has(address) || inRanges(ranges, address));
+      };
+    }
+    case "applicationHostname": {
+      const hosts = new Set(commaList(parameter(parameters, "hostNames")).map((host) => host.toLowerCase()));
+      const enabled = env.hostname !== undefined && hosts.has(env.hostname.toLowerCase());
+      return enabled ? always : never;
+    }
+    default: {
+      const custom = env.custom.get(definition.name);
+      if (!custom) return never;
+      const stringParameters: Record<string, string> = {};
+      for (const [name, value] of Object.entries(parameters)) {
+        if (value !== undefined && value !== null) stringParameters[name] = String(value);
+      }
+      return (context) => {
+        try {
+          return custom.isEnabled(stringParameters, context) === true;
+        } catch {
+          return false;
+        }
+      };
+    }
+  }
+}

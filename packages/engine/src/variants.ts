@@ -1,0 +1,93 @@
+import type { Context, Evaluation, VariantResult } from "./context.js";
+import type { VariantDefinition } from "./definitions.js";
+import { contextValue, randomId } from "./fields.js";
+import { normalizedHash, VARIANT_SEED } from "./hash.js";
+
+export const FLAG_OFF: VariantResult = Object.freeze({
+  name: "disabled",
+  enabled: false,
+  feature_enabled: false,
+});
+export const NO_VARIANT: VariantResult = Object.freeze({
+  name: "disabled",
+  enabled: false,
+  feature_enabled: true,
+});
+
+interface WeightedVariant {
+  weight: number;
+  evaluation: Evaluation;
+}
+
+interface Override {
+  field: string;
+  values: ReadonlySet<string>;
+  evaluation: Evaluation;
+}
+
+/** A variant list compiled for one flag: results are built once and shared. */
+export interface VariantPicker {
+  pick(context: Context): Evaluation | undefined;
+}
+
+/** The seed a sticky variant is chosen by: userId, then sessionId, then random. */
+function seedFor(context: Context, stickiness: string): string {
+  if (stickiness === "default") {
+    return contextValue(context, "userId") ?? contextValue(context, "sessionId") ?? randomId(100000);
+  }
+  if (stickiness === "random") return randomId(100000);
+  return contextValue(context, stickiness) ?? randomId(100000);
+}
+
+export function compileVariants(
+  definitions: readonly VariantDefinition[] | null | undefined,
+  groupId: string,
+  stickinessOverride: string | undefined,
+  result: (variant: VariantResult) => Evaluation,
+): VariantPicker | undefined {
+  if (!Array.isArray(definitions) || definitions.length === 0) return undefined;
+  const weighted: WeightedVariant[] = [];
+  const overrides: Override[] = [];
+  let total = 0;
+  for (const definition of definitions) {
+    if (!definition || typeof definition.name !== "string") continue;
+    const variant: VariantResult = { name: definition.name, enabled: true, feature_enabled: true };
+    const payload = definition.payload;
+    if (
+      payload &&
+      typeof payload.type === "string" &&
+      payload.value !== undefined &&
+      payload.value !== null
+    ) {
+      variant.payload = Object.freeze({ type: payload.type, value: String(payload.value) });
+    }
+    const evaluation = result(Object.freeze(variant));
+    const weight = Number(definition.weight);
+    if (Number.isFinite(weight) && weight > 0) {
+      weighted.push({ weight, evaluation });
+      total += weight;
+    }
+    for (const override of Array.isArray(definition.overrides) ? definition.overrides : []) {
+      if (override && typeof override.contextName === "string" && Array.isArray(override.values)) {
+        overrides.push({ field: override.contextName, values: new Set(override.values), evaluation });
+      }
+    }
+  }
+  const stickiness = stickinessOverride ?? definitions[0]?.stickiness ?? "default";
+  return {
+    pick(context) {
+      for (const override of overrides) {
+        const value = contextValue(context, override.field);
+        if (value !== undefined && override.values.has(value)) return override.evaluation;
+      }
+      if (total <= 0) return undefined;
+      const target = normalizedHash(seedFor(context, stickiness), groupId, total, VARIANT_SEED);
+      let counter = 0;
+      for (const variant of weighted) {
+        counter += variant.weight;
+        if (counter >= target) return variant.evaluation;
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { compile, type FeatureDefinition } from "../src/index.js";
+
+const flag = (definition: Partial<FeatureDefinition> & { name: string }): FeatureDefinition => ({
+  enabled: true,
+  strategies: [{ name: "default" }],
+  ...definition,
+});
+
+describe("strategies beyond the conformance suite", () => {
+  it("matches IPv6 addresses and ranges in the remoteAddress strategy", () => {
+    const snapshot = compile({
+      features: [
+        flag({
+          name: "ip",
+          strategies: [{ name: "remoteAddress", parameters: { IPs: "10.0.0.0/8, 2001:db8::/32" } }],
+        }),
+      ],
+    });
+    expect(snapshot.evaluate("ip", { remoteAddress: "10.1.2.3" }).enabled).toBe(true);
+    expect(snapshot.evaluate("ip", { remoteAddress: "2001:db8::7" }).enabled).toBe(true);
+    expect(snapshot.evaluate("ip", { remoteAddress: "2001:db9::7" }).enabled).toBe(false);
+    expect(snapshot.evaluate("ip", {}).enabled).toBe(false);
+  });
+
+  it("switches applicationHostname on for the host the embedder names", () => {
+    const features = [
+      flag({
+        name: "host",
+        strategies: [{ name: "applicationHostname", parameters: { hostNames: "Web-1,web-2" } }],
+      }),
+    ];
+    expect(compile({ features }, { hostname: "web-1" }).evaluate("host", {}).enabled).toBe(true);
+    expect(compile({ features }, { hostname: "db-1" }).evaluate("host", {}).enabled).toBe(false);
+  });
+
+  it("runs custom strategies by name, and treats unknown ones and throwing ones as off", () => {
+    const features = [
+      flag({ name: "beta", strategies: [{ name: "tenant", parameters: { tenants: "acme,globex" } }] }),
+      flag({ name: "broken", strategies: [{ name: "explodes" }] }),
+      flag({ name: "unknown", strategies: [{ name: "nobody-knows" }] }),
+    ];
+    const snapshot = compile(
+      { features },
+      {
+        strategies: [
+          {
+            name: "tenant",
+            isEnabled: (parameters, context) =>
+              parameters.tenants!.split(",").includes(String(context.tenant)),
+          },
+          {
+            name: "explodes",
+            isEnabled: () => {
+              throw new Error("boom");
+            },
+          },
+        ],
+      },
+    );
+    expect(snapshot.evaluate("beta", { tenant: "acme" }).enabled).toBe(true);
+    expect(snapshot.evaluate("beta", { tenant: "initech" }).enabled).toBe(false);
+    expect(snapshot.evaluate("broken", {}).enabled).toBe(false);
+    expect(snapshot.evaluate("unknown", {}).enabled).toBe(false);
+  });
+
+  it("keeps a malformed constraint off even when it is inverted", () => {
+    const snapshot = compile({
+      features: [
+        flag({
+          name: "bad-number",
+          strategies: [
+            {
+              name: "default",
+              constraints: [{ contextName: "age", operator: "NUM_GT", value: "many", inverted: true }],
+            },
+          ],
+        }),
+        flag({
+          name: "bad-regex",
+          strategies: [
+            {
+              name: "default",
+              constraints: [{ contextName: "userId", operator: "REGEX", value: "(a", inverted: true }],
+            },
+          ],
+        }),
+      ],
+    });
+    expect(snapshot.evaluate("bad-number", { properties: { age: "3" } }).enabled).toBe(false);
+    expect(snapshot.evaluate("bad-regex", { userId: "a" }).enabled).toBe(false);
+  });
+
+  it("skips disabled strategies and strategies that name a missing segment", () => {
+    const snapshot = compile({
+      version: 2,
+      features: [
+        flag({ name: "off-strategy", strategies: [{ name: "default", disabled: true }] }),
+        flag({ name: "ghost-segment", strategies: [{ name: "default", segments: [99] }] }),
+      ],
+      segments: [],
+    });
+    expect(snapshot.evaluate("off-strategy", {}).enabled).toBe(false);
+    expect(snapshot.evaluate("ghost-segment", {}).enabled).toBe(false);
+  });
+});
+
+describe("results", () => {
+  it("carries impressionData, payloads as strings and feature_enabled", () => {
+    const snapshot = compile({
+      features: [
+        flag({
+          name: "banner",
+          impressionData: true,
+          variants: [{ name: "blue", weight: 1000, payload: { type: "json", value: '{"color":"blue"}' } }],
+        }),
+        flag({ name: "plain" }),
+      ],
+    });
+    expect(snapshot.evaluateAll({ userId: "1" })).toEqual([
+      {
+        name: "banner",
+        enabled: true,
+        impressionData: true,
+        variant: {
+          name: "blue",
+          enabled: true,
+          feature_enabled: true,
+          payload: { type: "json", value: '{"color":"blue"}' },
+        },
+      },
+      {
+        name: "plain",
+        enabled: true,
+        impressionData: false,
+        variant: { name: "disabled", enabled: false, feature_enabled: true },
+      },
+    ]);
+  });
+
+  it("answers every requested name, unknown ones off", () => {
+    const snapshot = compile({ features: [flag({ name: "known" })] });
+    expect(
+      snapshot.evaluateMany(["known", "unknown"], {}).map((result) => [result.name, result.enabled]),
+    ).toEqual([
+      ["known", true],
+      ["unknown", false],
+    ]);
+  });
+});
+
+describe("deltas", () => {
+  it("applies events to a new snapshot and leaves the old one serving as it was", () => {
+    const base = compile({
+      events: [
+        {
+          type: "hydration",
+          eventId: 1,
+          features: [
+            flag({ name: "seg", strategies: [{ name: "default", segments: [1] }] }),
+            flag({ name: "gone" }),
+          ],
+          segments: [{ id: 1, constraints: [{ contextName: "userId", operator: "IN", values: ["a"] }] }],
+        },
+      ],
+    });
+    const next = base.applyDelta([
+      {
+        type: "segment-updated",
+        eventId: 2,
+        segment: { id: 1, constraints: [{ contextName: "userId", operator: "IN", values: ["b"] }] },
+      },
+      { type: "feature-removed", eventId: 3, featureName: "gone" },
+      { type: "feature-updated", eventId: 4, feature: flag({ name: "new" }) },
+    ]);
+    expect(base.evaluate("seg", { userId: "a" }).enabled).toBe(true);
+    expect(next.evaluate("seg", { userId: "a" }).enabled).toBe(false);
+    expect(next.evaluate("seg", { userId: "b" }).enabled).toBe(true);
+    expect(base.has("gone")).toBe(true);
+    expect(next.features.map((feature) => feature.name)).toEqual(["seg", "new"]);
+    expect(next.toClientFeatures().segments?.[0]?.constraints[0]?.values).toEqual(["b"]);
+  });
+});
