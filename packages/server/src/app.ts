@@ -1,0 +1,43 @@
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify from "fastify";
+import type { Config } from "./config.js";
+import type { Db } from "./db/connection.js";
+import { eventRoutes } from "./domains/events/routes.js";
+import { EventService } from "./domains/events/service.js";
+import { tokenRoutes } from "./domains/tokens/routes.js";
+import { TokenService } from "./domains/tokens/service.js";
+import type { App } from "./http/app-type.js";
+import { authenticate } from "./http/auth.js";
+import { handleError, handleNotFound } from "./http/error-handler.js";
+
+/** Every service of the flag service, wired to one database. */
+export function createServices(db: Db) {
+  const events = new EventService(db);
+  const tokens = new TokenService(db, events);
+  return { events, tokens };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/** Builds the HTTP app from a configuration and a database; it holds no globals. */
+export async function buildApp(config: Config, db: Db, services: Services = createServices(db)) {
+  const app: App = Fastify({
+    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Bodies are JSON only: anything else is answered 415 before a handler runs.
+  app.removeContentTypeParser("text/plain");
+  app.decorateRequest("principal", undefined);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+  app.addHook("onRequest", authenticate(services.tokens));
+
+  app.get("/health", { config: { auth: "public" } }, async () => ({ health: "GOOD" }));
+  eventRoutes(app, services.events);
+  tokenRoutes(app, services.tokens);
+
+  await app.ready();
+  return { app, services };
+}

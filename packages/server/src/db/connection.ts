@@ -1,0 +1,53 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { createPgConfig } from "@electric-sql/pglite/node-postgres";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+
+// BIGINT counters (event ids, metric counts) stay within 2^53 for any realistic install;
+// numbers are what the API promises, so parse them as such.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Db = Kysely<Database>;
+
+export interface Connection {
+  db: Db;
+  kind: "postgres" | "pglite";
+  close(): Promise<void>;
+  /** The embedded database's data folder as an archive (PGlite only): how tests copy a template. */
+  dump?: () => Promise<Blob>;
+}
+
+export interface ConnectOptions {
+  /** `postgres://…` for a PostgreSQL server; when absent the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite's data folder; `memory://` keeps everything in memory. */
+  dataDir?: string;
+  /** A PGlite data folder dump to start from (tests clone a migrated template this way). */
+  pgliteDump?: Blob;
+  poolSize?: number;
+}
+
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: "postgres", close: () => db.destroy() };
+  }
+  const dataDir = options.dataDir ?? "memory://";
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const lite = await PGlite.create(dataDir, options.pgliteDump ? { loadDataDir: options.pgliteDump } : {});
+  // PGlite is one in-process connection: the pool hands it out to one query at a time.
+  const pool = new pg.Pool(createPgConfig(lite));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: "pglite",
+    dump: () => lite.dumpDataDir("gzip"),
+    close: async () => {
+      await db.destroy();
+      await lite.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { type Migration, type MigrationProvider, Migrator } from "kysely";
+import type { Db } from "./connection.js";
+import * as initial from "./migrations/0001_initial.js";
+
+// Migrations are compiled in, not read from a folder, so a bundled or built server
+// always carries exactly the migrations its code expects.
+const migrations: Record<string, Migration> = {
+  "0001_initial": initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/**
+ * Brings the schema up to date. Kysely's migrator takes a lock row first, so two
+ * instances starting at once apply each migration exactly once; a second run is a no-op.
+ */
+export async function migrate(db: Db): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === "Error")?.migrationName;
+    throw new Error(`migration ${failed ?? "(unknown)"} failed: ${String(error)}`, { cause: error });
+  }
+}

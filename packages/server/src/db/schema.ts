@@ -1,0 +1,278 @@
+import type { ColumnType, Generated } from "kysely";
+
+/** A jsonb column: read as a value, written as JSON text (pg would turn arrays into PG arrays). */
+export type Json<T> = ColumnType<T, string, string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface ConstraintRow {
+  contextName: string;
+  operator: string;
+  values?: string[];
+  value?: string;
+  inverted?: boolean;
+  caseInsensitive?: boolean;
+}
+
+export interface PayloadRow {
+  type: string;
+  value: string;
+}
+
+export interface VariantRow {
+  name: string;
+  weight: number;
+  weightType?: string;
+  stickiness?: string;
+  payload?: PayloadRow;
+  overrides?: { contextName: string; values: string[] }[];
+}
+
+export interface ProjectTable {
+  id: string;
+  name: string;
+  description: string | null;
+  mode: Generated<string>;
+  default_stickiness: Generated<string>;
+  feature_limit: number | null;
+  feature_naming_pattern: string | null;
+  feature_naming_example: string | null;
+  feature_naming_description: string | null;
+  health: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface EnvironmentTable {
+  name: string;
+  type: string;
+  sort_order: Generated<number>;
+  enabled: Generated<boolean>;
+  protected: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface ProjectEnvironmentTable {
+  project_id: string;
+  environment_name: string;
+  default_strategy: Json<Record<string, unknown> | null> | null;
+}
+
+export interface FeatureTable {
+  name: string;
+  project: string;
+  type: Generated<string>;
+  description: string | null;
+  stale: Generated<boolean>;
+  potentially_stale: Generated<boolean>;
+  impression_data: Generated<boolean>;
+  created_at: CreatedAt;
+  created_by_user_id: number | null;
+  archived_at: NullableTimestamp;
+  last_seen_at: NullableTimestamp;
+}
+
+export interface FeatureEnvironmentTable {
+  feature_name: string;
+  environment: string;
+  enabled: Generated<boolean>;
+  variants: ColumnType<VariantRow[], string | undefined, string>;
+  last_seen_at: NullableTimestamp;
+}
+
+export interface FeatureStrategyTable {
+  id: string;
+  feature_name: string;
+  project_name: string;
+  environment: string;
+  strategy_name: string;
+  title: string | null;
+  disabled: Generated<boolean>;
+  sort_order: Generated<number>;
+  parameters: ColumnType<Record<string, string>, string | undefined, string>;
+  constraints: ColumnType<ConstraintRow[], string | undefined, string>;
+  variants: ColumnType<VariantRow[], string | undefined, string>;
+  segments: ColumnType<number[], number[] | undefined, number[]>;
+  created_at: CreatedAt;
+}
+
+export interface FeatureTagTable {
+  feature_name: string;
+  tag_type: string;
+  tag_value: string;
+  created_at: CreatedAt;
+  created_by_user_id: number | null;
+}
+
+export interface TagTypeTable {
+  name: string;
+  description: string | null;
+  icon: string | null;
+  created_at: CreatedAt;
+}
+
+export interface FeatureDependencyTable {
+  parent: string;
+  child: string;
+  enabled: boolean;
+  variants: ColumnType<string[], string | undefined, string>;
+}
+
+export interface SegmentTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  project: string | null;
+  constraints: ColumnType<ConstraintRow[], string | undefined, string>;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ContextFieldTable {
+  name: string;
+  description: string | null;
+  stickiness: Generated<boolean>;
+  sort_order: Generated<number>;
+  legal_values: ColumnType<{ value: string; description?: string }[], string | undefined, string>;
+  project: string | null;
+  created_at: CreatedAt;
+}
+
+export interface StrategyDefinitionTable {
+  name: string;
+  title: string | null;
+  display_name: string | null;
+  description: string | null;
+  parameters: ColumnType<
+    { name: string; type: string; description: string; required: boolean }[],
+    string | undefined,
+    string
+  >;
+  built_in: Generated<boolean>;
+  deprecated: Generated<boolean>;
+  sort_order: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface ApiTokenTable {
+  id: Generated<number>;
+  token_name: string;
+  type: string;
+  environment: string;
+  projects: ColumnType<string[], string[], string[]>;
+  /** SHA-256 of the whole secret: the secret itself is never stored. */
+  secret_hash: string;
+  /** The non-secret start of the token (`project:env.` plus a few characters) for listings. */
+  display: string;
+  created_at: CreatedAt;
+  expires_at: NullableTimestamp;
+  seen_at: NullableTimestamp;
+}
+
+export interface PersonalAccessTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  description: string;
+  secret_hash: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  seen_at: NullableTimestamp;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  image_url: string | null;
+  root_role: Generated<string>;
+  created_at: CreatedAt;
+}
+
+export interface EventTable {
+  id: Generated<number>;
+  type: string;
+  created_at: CreatedAt;
+  created_by: string;
+  created_by_user_id: number | null;
+  project: string | null;
+  environment: string | null;
+  feature_name: string | null;
+  data: Json<unknown> | null;
+  pre_data: Json<unknown> | null;
+  tags: ColumnType<{ type: string; value: string }[], string | undefined, string>;
+}
+
+export interface ClientApplicationTable {
+  app_name: string;
+  description: string | null;
+  url: string | null;
+  color: string | null;
+  icon: string | null;
+  strategies: ColumnType<string[], string | undefined, string>;
+  sdk_version: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ClientInstanceTable {
+  app_name: string;
+  instance_id: string;
+  environment: string;
+  sdk_version: string | null;
+  client_ip: string | null;
+  started: NullableTimestamp;
+  interval: number | null;
+  last_seen: Timestamp;
+}
+
+export interface ClientApplicationUsageTable {
+  app_name: string;
+  project: string;
+  environment: string;
+}
+
+export interface ClientMetricTable {
+  feature_name: string;
+  app_name: string;
+  environment: string;
+  /** The hour the counts belong to. */
+  timestamp: Timestamp;
+  yes: number;
+  no: number;
+  variants: ColumnType<Record<string, number>, string | undefined, string>;
+}
+
+export interface FeatureLifecycleTable {
+  feature: string;
+  stage: string;
+  status: string | null;
+  status_value: string | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  projects: ProjectTable;
+  environments: EnvironmentTable;
+  project_environments: ProjectEnvironmentTable;
+  features: FeatureTable;
+  feature_environments: FeatureEnvironmentTable;
+  feature_strategies: FeatureStrategyTable;
+  feature_tags: FeatureTagTable;
+  tag_types: TagTypeTable;
+  feature_dependencies: FeatureDependencyTable;
+  segments: SegmentTable;
+  context_fields: ContextFieldTable;
+  strategy_definitions: StrategyDefinitionTable;
+  api_tokens: ApiTokenTable;
+  personal_access_tokens: PersonalAccessTokenTable;
+  users: UserTable;
+  events: EventTable;
+  client_applications: ClientApplicationTable;
+  client_instances: ClientInstanceTable;
+  client_application_usage: ClientApplicationUsageTable;
+  client_metrics: ClientMetricTable;
+  feature_lifecycles: FeatureLifecycleTable;
+}

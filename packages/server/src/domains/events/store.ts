@@ -1,0 +1,109 @@
+import { type Selectable, sql } from "kysely";
+import type { Db } from "../../db/connection.js";
+import type { EventTable } from "../../db/schema.js";
+
+export interface NewEvent {
+  type: string;
+  createdBy: string;
+  createdByUserId?: number | null;
+  project?: string | null;
+  environment?: string | null;
+  featureName?: string | null;
+  data?: unknown;
+  preData?: unknown;
+  tags?: { type: string; value: string }[];
+}
+
+export interface StoredEvent {
+  id: number;
+  type: string;
+  createdAt: string;
+  createdBy: string;
+  createdByUserId: number | null;
+  project: string | null;
+  environment: string | null;
+  featureName: string | null;
+  data: unknown;
+  preData: unknown;
+  tags: { type: string; value: string }[];
+}
+
+export interface EventQuery {
+  type?: string;
+  project?: string;
+  feature?: string;
+  query?: string;
+  limit: number;
+  offset: number;
+}
+
+const toEvent = (row: Selectable<EventTable>): StoredEvent => ({
+  id: row.id,
+  type: row.type,
+  createdAt: row.created_at.toISOString(),
+  createdBy: row.created_by,
+  createdByUserId: row.created_by_user_id,
+  project: row.project,
+  environment: row.environment,
+  featureName: row.feature_name,
+  data: row.data,
+  preData: row.pre_data,
+  tags: row.tags,
+});
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+export const eventStore = {
+  async append(db: Db, events: readonly NewEvent[]): Promise<StoredEvent[]> {
+    const rows = await db
+      .insertInto("events")
+      .values(
+        events.map((event) => ({
+          type: event.type,
+          created_by: event.createdBy,
+          created_by_user_id: event.createdByUserId ?? null,
+          project: event.project ?? null,
+          environment: event.environment ?? null,
+          feature_name: event.featureName ?? null,
+          data: json(event.data),
+          pre_data: json(event.preData),
+          tags: JSON.stringify(event.tags ?? []),
+        })),
+      )
+      .returningAll()
+      .execute();
+    return rows.map(toEvent);
+  },
+
+  async latestId(db: Db): Promise<number> {
+    const row = await db
+      .selectFrom("events")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirst();
+    return Number(row?.id ?? 0);
+  },
+
+  async search(db: Db, query: EventQuery): Promise<{ events: StoredEvent[]; total: number }> {
+    let select = db.selectFrom("events");
+    if (query.type) select = select.where("type", "=", query.type);
+    if (query.project) select = select.where("project", "=", query.project);
+    if (query.feature) select = select.where("feature_name", "=", query.feature);
+    if (query.query) {
+      const pattern = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
+      select = select.where((eb) =>
+        eb.or([
+          eb("type", "ilike", pattern),
+          eb("created_by", "ilike", pattern),
+          eb(sql`data::text`, "ilike", pattern),
+          eb(sql`pre_data::text`, "ilike", pattern),
+          eb(sql`tags::text`, "ilike", pattern),
+        ]),
+      );
+    }
+    const [rows, count] = await Promise.all([
+      select.selectAll().orderBy("id", "desc").limit(query.limit).offset(query.offset).execute(),
+      select.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirst(),
+    ]);
+    return { events: rows.map(toEvent), total: Number(count?.count ?? 0) };
+  },
+};

@@ -1,0 +1,49 @@
+import { Type } from "typebox";
+import type { App } from "../../http/app-type.js";
+import { actor } from "../../http/auth.js";
+import { invalidField } from "../../http/errors.js";
+import type { TokenService } from "./service.js";
+
+const CreateToken = Type.Object({
+  tokenName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  /** The reference's older name for tokenName. */
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  type: Type.String(),
+  environment: Type.Optional(Type.String({ minLength: 1 })),
+  project: Type.Optional(Type.String({ minLength: 1 })),
+  projects: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  expiresAt: Type.Optional(Type.Union([Type.String({ format: "date-time" }), Type.Null()])),
+});
+
+const UpdateToken = Type.Object({ expiresAt: Type.String({ format: "date-time" }) });
+
+export function tokenRoutes(app: App, tokens: TokenService): void {
+  app.get("/api/admin/api-tokens", async () => ({ tokens: await tokens.list() }));
+
+  app.post("/api/admin/api-tokens", { schema: { body: CreateToken } }, async (request, reply) => {
+    const body = request.body;
+    const tokenName = body.tokenName ?? body.username;
+    if (!tokenName) throw invalidField("tokenName", "tokenName is required");
+    const projects = body.projects ?? (body.project ? [body.project] : undefined);
+    const created = await tokens.create({ ...body, tokenName, projects }, actor(request));
+    return reply.status(201).header("location", `api-tokens/${created.id}`).send(created);
+  });
+
+  app.put(
+    "/api/admin/api-tokens/:token",
+    { schema: { params: Type.Object({ token: Type.String() }), body: UpdateToken } },
+    async (request) => {
+      const id = Number(request.params.token);
+      return tokens.updateExpiry(id, request.body.expiresAt, actor(request));
+    },
+  );
+
+  app.delete(
+    "/api/admin/api-tokens/:token",
+    { schema: { params: Type.Object({ token: Type.String() }) } },
+    async (request, reply) => {
+      await tokens.remove(request.params.token, actor(request));
+      return reply.status(200).send();
+    },
+  );
+}

@@ -1,0 +1,210 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "../../db/connection.js";
+import { invalidField, notFound } from "../../http/errors.js";
+import type { EventService } from "../events/service.js";
+import { type TokenRow, tokenStore } from "./store.js";
+
+export type TokenType = "client" | "frontend" | "admin";
+
+/** Who is calling: resolved from the `authorization` header. */
+export interface Principal {
+  type: TokenType;
+  name: string;
+  projects: string[];
+  environment: string;
+  tokenId: number;
+}
+
+export interface NewToken {
+  tokenName: string;
+  type: string;
+  environment?: string;
+  projects?: string[];
+  expiresAt?: string | null;
+}
+
+export interface TokenView {
+  id: number;
+  tokenName: string;
+  username: string;
+  type: TokenType;
+  environment: string;
+  project: string;
+  projects: string[];
+  secretPrefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+  seenAt: string | null;
+}
+
+const hash = (secret: string) => createHash("sha256").update(secret).digest("hex");
+
+/** `backend` is the reference's current name for client tokens; both are accepted. */
+export function tokenType(type: string): TokenType | undefined {
+  const normal = type.toLowerCase();
+  if (normal === "client" || normal === "backend") return "client";
+  if (normal === "frontend" || normal === "admin") return normal;
+  return undefined;
+}
+
+function projectPart(projects: string[]): string {
+  if (projects.includes("*")) return "*";
+  return projects.length === 1 ? projects[0]! : "[]";
+}
+
+/** Reads the scope a token's text claims: `<project>:<environment>.<secret>`. */
+export function parseTokenScope(secret: string): { projects: string[]; environment: string } | undefined {
+  const match = /^([^:]+):([^.]+)\.(.+)$/.exec(secret);
+  if (!match) return undefined;
+  const project = match[1]!;
+  return { projects: project === "[]" ? [] : [project], environment: match[2]! };
+}
+
+function view(row: TokenRow): TokenView {
+  const projects = row.projects;
+  return {
+    id: row.id,
+    tokenName: row.token_name,
+    username: row.token_name,
+    type: row.type as TokenType,
+    environment: row.environment,
+    project: projectPart(projects),
+    projects,
+    secretPrefix: row.display,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    seenAt: row.seen_at?.toISOString() ?? null,
+  };
+}
+
+const CACHE_MS = 60_000;
+
+export class TokenService {
+  // Every authenticated request resolves its token; a short-lived cache keeps SQL off that path.
+  private readonly cache = new Map<
+    string,
+    { principal: Principal | undefined; until: number; expiresAt: number }
+  >();
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventService,
+  ) {}
+
+  async list(): Promise<TokenView[]> {
+    return (await tokenStore.list(this.db)).map(view);
+  }
+
+  /** Creates a token and returns its secret: the only time anyone sees it. */
+  async create(input: NewToken, createdBy: string, secret?: string): Promise<TokenView & { secret: string }> {
+    const type = tokenType(input.type);
+    if (!type)
+      return Promise.reject(invalidField("type", `type must be one of client, backend, frontend, admin`));
+    const projects = [...new Set(input.projects?.length ? input.projects : ["*"])];
+    const scope = projects.includes("*") ? ["*"] : projects;
+    const environment = input.environment ?? (type === "admin" ? "*" : "development");
+    if (type === "admin" && (environment !== "*" || scope[0] !== "*")) {
+      throw invalidField("environment", "admin tokens cover all projects and all environments");
+    }
+    if (type !== "admin" && environment === "*") {
+      throw invalidField("environment", `${type} tokens must name one environment`);
+    }
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+    if (expiresAt && Number.isNaN(expiresAt.getTime()))
+      throw invalidField("expiresAt", "expiresAt must be a date");
+
+    return this.events.transaction(async (tx) => {
+      if (type !== "admin" && !(await tokenStore.environmentExists(tx.db, environment))) {
+        throw invalidField("environment", `environment ${environment} does not exist`);
+      }
+      if (scope[0] !== "*") {
+        const existing = new Set(await tokenStore.existingProjects(tx.db, scope));
+        const missing = scope.find((project) => !existing.has(project));
+        if (missing) throw invalidField("projects", `project ${missing} does not exist`);
+      }
+      const prefix = `${projectPart(scope)}:${environment}.`;
+      const full = secret ?? `${prefix}${randomBytes(28).toString("hex")}`;
+      const row = await tokenStore.insert(tx.db, {
+        token_name: input.tokenName,
+        type,
+        environment,
+        projects: scope,
+        secret_hash: hash(full),
+        display: full.slice(0, prefix.length + 6),
+        expires_at: expiresAt,
+      });
+      const created = view(row);
+      tx.record({ type: "api-token-created", createdBy, data: created, environment: created.environment });
+      this.cache.delete(full);
+      return { ...created, secret: full };
+    });
+  }
+
+  /** Creates the tokens named at start-up unless they exist: a fresh install is scriptable at once. */
+  async ensure(secrets: readonly string[], type: TokenType, createdBy: string): Promise<void> {
+    for (const secret of secrets) {
+      if (await tokenStore.byHash(this.db, hash(secret))) continue;
+      const scope = parseTokenScope(secret);
+      if (!scope) throw new Error(`initial ${type} token must look like <project>:<environment>.<secret>`);
+      await this.create(
+        { tokenName: `init-${type}`, type, environment: scope.environment, projects: scope.projects },
+        createdBy,
+        secret,
+      );
+    }
+  }
+
+  async updateExpiry(id: number, expiresAt: string, updatedBy: string): Promise<TokenView> {
+    const date = new Date(expiresAt);
+    if (Number.isNaN(date.getTime())) throw invalidField("expiresAt", "expiresAt must be a date");
+    return this.events.transaction(async (tx) => {
+      const before = await tokenStore.byId(tx.db, id);
+      if (!before) throw notFound(`Could not find API token ${id}`);
+      const row = await tokenStore.updateExpiry(tx.db, id, date);
+      const updated = view(row!);
+      tx.record({ type: "api-token-updated", createdBy: updatedBy, data: updated, preData: view(before) });
+      this.cache.clear();
+      return updated;
+    });
+  }
+
+  /** Deletes by id, or by the full secret as older clients of the reference do. */
+  async remove(idOrSecret: string, deletedBy: string): Promise<void> {
+    await this.events.transaction(async (tx) => {
+      const row = /^\d+$/.test(idOrSecret)
+        ? await tokenStore.byId(tx.db, Number(idOrSecret))
+        : await tokenStore.byHash(tx.db, hash(idOrSecret));
+      if (!row) throw notFound(`Could not find API token ${idOrSecret}`);
+      await tokenStore.remove(tx.db, row.id);
+      tx.record({
+        type: "api-token-deleted",
+        createdBy: deletedBy,
+        preData: view(row),
+        environment: row.environment,
+      });
+    });
+    this.cache.clear();
+  }
+
+  async resolve(secret: string): Promise<Principal | undefined> {
+    const now = Date.now();
+    const cached = this.cache.get(secret);
+    if (cached && cached.until > now && cached.expiresAt > now) return cached.principal;
+    const row = await tokenStore.byHash(this.db, hash(secret));
+    const expiresAt = row?.expires_at?.getTime() ?? Number.POSITIVE_INFINITY;
+    const principal =
+      row && expiresAt > now
+        ? {
+            type: row.type as TokenType,
+            name: row.token_name,
+            projects: row.projects,
+            environment: row.environment,
+            tokenId: row.id,
+          }
+        : undefined;
+    if (this.cache.size > 10_000) this.cache.clear();
+    // Unknown secrets are remembered briefly only, so a token created elsewhere works at once.
+    this.cache.set(secret, { principal, until: now + (principal ? CACHE_MS : 1000), expiresAt });
+    return principal;
+  }
+}

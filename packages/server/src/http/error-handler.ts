@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "./errors.js";
+
+// Fastify's own failures (parsing, limits, schema validation) are given the spec's names.
+function fromFastify(error: FastifyError): ApiError | undefined {
+  if (error.validation) {
+    const details = error.validation.map((issue) => {
+      const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
+      const missing = (issue.params as { missingProperty?: string }).missingProperty;
+      const field = [path, missing].filter(Boolean).join(".");
+      return field
+        ? { message: `${field} ${issue.message ?? "is invalid"}`, path: field }
+        : { message: issue.message ?? "is invalid" };
+    });
+    return new ApiError(
+      400,
+      "ValidationError",
+      "Request validation failed: the request does not match the schema.",
+      details,
+    );
+  }
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError(413, "ContentTooLarge", "The request body is larger than the server accepts.");
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError(
+        415,
+        "ContentTypeerror",
+        "The request body must be sent with Content-Type: application/json.",
+      );
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new ApiError(400, "ValidationError", "The request body is not valid JSON.", [
+        { message: error.message },
+      ]);
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, "ValidationError", error.message);
+  }
+  return undefined;
+}
+
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const known = error instanceof ApiError ? error : fromFastify(error);
+  if (known) return reply.status(known.status).send(known.toJSON());
+  // Syntax errors from JSON.parse surface without a Fastify code.
+  if (error instanceof SyntaxError) {
+    return reply
+      .status(400)
+      .send(new ApiError(400, "ValidationError", "The request body is not valid JSON.").toJSON());
+  }
+  request.log.error({ err: error }, "request failed");
+  return reply
+    .status(500)
+    .send(new ApiError(500, "InternalError", "Something went wrong on the server.").toJSON());
+}
+
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply
+    .status(404)
+    .send(new ApiError(404, "NotFoundError", `No route for ${request.method} ${request.url}`).toJSON());
+}

@@ -1,0 +1,5 @@
+export { buildApp, createServices, type Services } from "./app.js";
+export { type Config, ConfigError, defaultConfig, loadConfig } from "./config.js";
+export { type Connection, connect, type Db } from "./db/connection.js";
+export { migrate } from "./db/migrate.js";
+export { type RunningServer, startServer } from "./server.js";

@@ -1,0 +1,69 @@
+import { buildApp } from "../../src/app.js";
+import { defaultConfig } from "../../src/config.js";
+import type { Db } from "../../src/db/connection.js";
+import { type DatabaseKind, freshDatabase } from "./database.js";
+
+export const ADMIN_TOKEN = "*:*.test-admin-secret";
+export const CLIENT_TOKEN = "*:development.test-client-secret";
+export const FRONTEND_TOKEN = "*:development.test-frontend-secret";
+
+export interface Reply<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  /** `null` sends no authorization header; the admin token is the default. */
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  db: Db;
+  services: Awaited<ReturnType<typeof buildApp>>["services"];
+  // biome-ignore lint/suspicious/noExplicitAny: tests assert on bodies rather than type them
+  request<T = any>(path: string, options?: RequestOptions): Promise<Reply<T>>;
+  close(): Promise<void>;
+}
+
+/** The flag service on a random port over a database of its own, with one token of each type. */
+export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<TestServer> {
+  const connection = await freshDatabase(kind);
+  const { app, services } = await buildApp(defaultConfig({ logLevel: "silent" }), connection.db);
+  await services.events.start();
+  await services.tokens.ensure([ADMIN_TOKEN], "admin", "test");
+  await services.tokens.ensure([CLIENT_TOKEN], "client", "test");
+  await services.tokens.ensure([FRONTEND_TOKEN], "frontend", "test");
+  const url = await app.listen({ port: 0, host: "127.0.0.1" });
+  return {
+    url,
+    db: connection.db,
+    services,
+    async request(path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const token = options.token === undefined ? ADMIN_TOKEN : options.token;
+      if (token) headers.authorization = token;
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const response = await fetch(`${url}${path}`, { method: options.method ?? "GET", headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {}
+      return { status: response.status, headers: response.headers, body: parsed as never };
+    },
+    async close() {
+      services.events.stop();
+      await app.close();
+      await connection.close();
+    },
+  };
+}

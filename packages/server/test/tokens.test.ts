@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "./support/database.js";
+import { CLIENT_TOKEN, startTestServer, type TestServer } from "./support/server.js";
+
+describe.each(databaseKinds)("API tokens (%s)", (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server.close());
+
+  it("creates a client token whose secret is shown once and works at once", async () => {
+    const created = await server.request("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "my-app", type: "backend", environment: "production", projects: ["default"] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^default:production\.[0-9a-f]{56}$/);
+    expect(created.headers.get("location")).toBe(`api-tokens/${created.body.id}`);
+
+    const listed = await server.request("/api/admin/api-tokens");
+    const mine = listed.body.tokens.find((token: { id: number }) => token.id === created.body.id);
+    expect(mine).toMatchObject({ tokenName: "my-app", type: "client", environment: "production" });
+    expect(mine.secret).toBeUndefined();
+    const stored = await server.db.selectFrom("api_tokens").select("secret_hash").execute();
+    expect(stored.map((row) => row.secret_hash)).not.toContain(created.body.secret);
+
+    const events = await server.request("/api/admin/events/search", {
+      method: "POST",
+      body: { type: "api-token-created" },
+    });
+    expect(events.body.events[0].data.tokenName).toBe("my-app");
+    expect(JSON.stringify(events.body)).not.toContain(created.body.secret);
+  });
+
+  it("refuses bad scopes and leaves the token table as it was", async () => {
+    const before = await server.request("/api/admin/api-tokens");
+    for (const body of [
+      { tokenName: "x", type: "client", environment: "nowhere" },
+      { tokenName: "x", type: "client", environment: "development", projects: ["missing"] },
+      { tokenName: "x", type: "admin", environment: "development" },
+      { tokenName: "x", type: "superuser" },
+      { type: "client" },
+    ]) {
+      const reply = await server.request("/api/admin/api-tokens", { method: "POST", body });
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(reply.body).toMatchObject({ name: "ValidationError", id: expect.any(String) });
+      expect(reply.body.details.length).toBeGreaterThan(0);
+    }
+    expect((await server.request("/api/admin/api-tokens")).body).toEqual(before.body);
+  });
+
+  it("answers 401 without a token, 401 for an unknown one and 403 for the wrong type", async () => {
+    const none = await server.request("/api/admin/api-tokens", { token: null });
+    expect(none.status).toBe(401);
+    expect(none.body.name).toBe("AuthenticationRequired");
+    expect((await server.request("/api/admin/api-tokens", { token: "*:*.nope" })).status).toBe(401);
+    const wrong = await server.request("/api/admin/api-tokens", { token: CLIENT_TOKEN });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.name).toBe("NoAccessError");
+  });
+
+  it("stops accepting a deleted token", async () => {
+    const created = await server.request("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "temp", type: "admin" },
+    });
+    expect((await server.request("/api/admin/api-tokens", { token: created.body.secret })).status).toBe(200);
+    const removed = await server.request(`/api/admin/api-tokens/${created.body.id}`, { method: "DELETE" });
+    expect(removed.status).toBe(200);
+    expect((await server.request("/api/admin/api-tokens", { token: created.body.secret })).status).toBe(401);
+  });
+
+  it("answers 415 for a body that is not JSON and 413 for one over the limit", async () => {
+    const text = await server.request("/api/admin/api-tokens", {
+      method: "POST",
+      body: "tokenName=x",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(text.status).toBe(415);
+    expect(text.body.name).toBe("ContentTypeerror");
+    const huge = await server.request("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "x".repeat(200_000), type: "admin" },
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body.name).toBe("ContentTooLarge");
+  });
+});
