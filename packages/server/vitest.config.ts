@@ -2,6 +2,7 @@ import { defineProject } from "vitest/config";
 
 export default defineProject({
   resolve: { conditions: ["signalbox-source"] },
+  ssr: { resolve: { conditions: ["signalbox-source"] } },
   test: {
     name: "server",
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],

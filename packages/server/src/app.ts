@@ -2,8 +2,14 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify from "fastify";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
+import { clientApiRoutes } from "./domains/client-api/routes.js";
+import { ClientFeaturesService } from "./domains/client-api/service.js";
 import { eventRoutes } from "./domains/events/routes.js";
 import { EventService } from "./domains/events/service.js";
+import { frontendRoutes } from "./domains/frontend-api/routes.js";
+import { FrontendService } from "./domains/frontend-api/service.js";
+import { metricsRoutes } from "./domains/metrics/routes.js";
+import { MetricsService } from "./domains/metrics/service.js";
 import { tokenRoutes } from "./domains/tokens/routes.js";
 import { TokenService } from "./domains/tokens/service.js";
 import type { App } from "./http/app-type.js";
@@ -14,7 +20,10 @@ import { handleError, handleNotFound } from "./http/error-handler.js";
 export function createServices(db: Db) {
   const events = new EventService(db);
   const tokens = new TokenService(db, events);
-  return { events, tokens };
+  const clientFeatures = new ClientFeaturesService(db, events);
+  const frontend = new FrontendService(clientFeatures);
+  const metrics = new MetricsService(db, events);
+  return { events, tokens, clientFeatures, frontend, metrics };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -37,6 +46,9 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
   app.get("/health", { config: { auth: "public" } }, async () => ({ health: "GOOD" }));
   eventRoutes(app, services.events);
   tokenRoutes(app, services.tokens);
+  clientApiRoutes(app, services.clientFeatures);
+  frontendRoutes(app, services.frontend, config.frontendCorsOrigins);
+  metricsRoutes(app, services.metrics);
 
   await app.ready();
   return { app, services };

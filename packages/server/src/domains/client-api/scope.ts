@@ -1,0 +1,40 @@
+import type { Principal } from "../tokens/service.js";
+
+/** Which flags one SDK request may see: its token decides, query parameters only narrow. */
+export interface Scope {
+  environment: string;
+  /** `["*"]` for every project. */
+  projects: string[];
+  namePrefix?: string;
+  /** `type:value` pairs; a flag with any of them is listed. */
+  tags: string[];
+}
+
+export interface ScopeQuery {
+  project?: string | string[];
+  namePrefix?: string;
+  tag?: string | string[];
+  environment?: string;
+}
+
+const many = (value: string | string[] | undefined) => (value === undefined ? [] : [value].flat());
+
+// The reference resolves a request without any environment to `default`.
+const FALLBACK_ENVIRONMENT = "default";
+
+export function scopeFor(principal: Principal, query: ScopeQuery): Scope {
+  const environment =
+    principal.environment !== "*" ? principal.environment : (query.environment ?? FALLBACK_ENVIRONMENT);
+  const asked = many(query.project);
+  let projects = principal.projects;
+  if (projects.includes("*")) projects = asked.length > 0 ? asked : ["*"];
+  else if (asked.length > 0) projects = projects.filter((project) => asked.includes(project));
+  return { environment, projects, namePrefix: query.namePrefix || undefined, tags: many(query.tag) };
+}
+
+export const inScope = (scope: Scope, feature: { name: string; project: string }) =>
+  (scope.projects[0] === "*" || scope.projects.includes(feature.project)) &&
+  (!scope.namePrefix || feature.name.startsWith(scope.namePrefix));
+
+export const scopeKey = (scope: Scope) =>
+  JSON.stringify([scope.environment, scope.projects, scope.namePrefix ?? "", scope.tags]);

@@ -1,0 +1,202 @@
+import { createHash } from "node:crypto";
+import type { DeltaEvent, FeatureDefinition, SegmentDefinition } from "@signalbox/engine";
+import type { Db } from "../../db/connection.js";
+import type { EventService } from "../events/service.js";
+import { inScope, type Scope, scopeKey } from "./scope.js";
+import { type EnvironmentContent, readEnvironment, type SdkFeature } from "./store.js";
+
+export interface Document {
+  body: string;
+  etag: string;
+}
+
+interface Change {
+  eventId: number;
+  events: DeltaEvent[];
+}
+
+interface EnvironmentState {
+  revision: number;
+  content: EnvironmentContent;
+  documents: Map<string, Document>;
+  /** Changes seen since this environment was first read, oldest first. */
+  history: Change[];
+  firstRevision: number;
+}
+
+const HISTORY_LIMIT = 1000;
+
+const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+
+function inlineSegments(feature: FeatureDefinition, segments: ReadonlyMap<number, SegmentDefinition>) {
+  return {
+    ...feature,
+    strategies: feature.strategies?.map(({ segments: ids, ...strategy }) => ({
+      ...strategy,
+      constraints: [
+        ...(strategy.constraints ?? []),
+        ...(ids ?? []).flatMap((id) => segments.get(id)?.constraints ?? []),
+      ],
+    })),
+  };
+}
+
+function diff(before: EnvironmentContent, after: EnvironmentContent, eventId: number): DeltaEvent[] {
+  const events: DeltaEvent[] = [];
+  const old = new Map(before.features.map((feature) => [feature.definition.name, feature]));
+  for (const feature of after.features) {
+    const previous = old.get(feature.definition.name);
+    old.delete(feature.definition.name);
+    if (!previous || JSON.stringify(previous.definition) !== JSON.stringify(feature.definition)) {
+      events.push({ type: "feature-updated", eventId, feature: feature.definition });
+    }
+  }
+  for (const gone of old.values()) {
+    events.push({
+      type: "feature-removed",
+      eventId,
+      featureName: gone.definition.name,
+      project: gone.project,
+    });
+  }
+  for (const [id, segment] of after.segments) {
+    const previous = before.segments.get(id);
+    if (!previous || JSON.stringify(previous) !== JSON.stringify(segment)) {
+      events.push({ type: "segment-updated", eventId, segment });
+    }
+  }
+  for (const id of before.segments.keys()) {
+    if (!after.segments.has(id)) events.push({ type: "segment-removed", eventId, segmentId: id });
+  }
+  return events;
+}
+
+/**
+ * What SDKs poll, served from memory. Each environment is read from the database once
+ * per committed change (the event log's revision), and each distinct query's document
+ * is serialised once per change: an SDK request costs a map lookup.
+ */
+export class ClientFeaturesService {
+  private readonly environments = new Map<string, EnvironmentState>();
+  private readonly loading = new Map<string, Promise<EnvironmentState>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventService,
+  ) {}
+
+  /** The environment's content as of the latest revision this instance knows. */
+  async content(environment: string): Promise<EnvironmentContent> {
+    return (await this.state(environment)).content;
+  }
+
+  async document(scope: Scope, inline: boolean): Promise<Document> {
+    const state = await this.state(scope.environment);
+    const key = `${scopeKey(scope)}|${inline}`;
+    let document = state.documents.get(key);
+    if (!document) {
+      const body = JSON.stringify(this.listing(state.content, scope, inline));
+      document = { body, etag: etagOf(body) };
+      state.documents.set(key, document);
+    }
+    return document;
+  }
+
+  async feature(scope: Scope, name: string, inline: boolean): Promise<FeatureDefinition | undefined> {
+    const { content } = await this.state(scope.environment);
+    const found = this.select(content, scope).find((feature) => feature.definition.name === name);
+    if (!found) return undefined;
+    return inline ? inlineSegments(found.definition, content.segments) : found.definition;
+  }
+
+  /**
+   * The delta protocol: the changes after `since`, or a hydration when `since` is
+   * unknown or older than what this instance remembers; `undefined` when nothing is new.
+   */
+  async delta(
+    scope: Scope,
+    since: number | undefined,
+  ): Promise<{ revision: number; events: DeltaEvent[] } | undefined> {
+    const state = await this.state(scope.environment);
+    if (since === state.revision) return undefined;
+    if (since === undefined || since < state.firstRevision || since > state.revision) {
+      const features = this.select(state.content, scope).map((feature) => feature.definition);
+      const segments = [...state.content.segments.values()];
+      return {
+        revision: state.revision,
+        events: [{ type: "hydration", eventId: state.revision, features, segments }],
+      };
+    }
+    const events = state.history
+      .filter((change) => change.eventId > since)
+      .flatMap((change) => change.events)
+      .filter((event) => {
+        if (event.type === "feature-updated") {
+          return inScope(scope, { name: event.feature.name, project: event.feature.project ?? "" });
+        }
+        if (event.type === "feature-removed") {
+          return inScope(scope, { name: event.featureName, project: event.project ?? "" });
+        }
+        return true;
+      });
+    if (events.length === 0) return undefined;
+    return { revision: state.revision, events };
+  }
+
+  private select(content: EnvironmentContent, scope: Scope): SdkFeature[] {
+    return content.features.filter(
+      (feature) =>
+        inScope(scope, { name: feature.definition.name, project: feature.project }) &&
+        (scope.tags.length === 0 || scope.tags.some((tag) => feature.tags.has(tag))),
+    );
+  }
+
+  private listing(content: EnvironmentContent, scope: Scope, inline: boolean) {
+    const features = this.select(content, scope).map((feature) => feature.definition);
+    const query = {
+      ...(scope.tags.length > 0 ? { tag: scope.tags.map((tag) => [tag]) } : {}),
+      ...(scope.projects[0] !== "*" ? { project: scope.projects } : {}),
+      ...(scope.namePrefix ? { namePrefix: scope.namePrefix } : {}),
+      environment: scope.environment,
+      inlineSegmentConstraints: inline,
+    };
+    if (inline) {
+      return { version: 2, features: features.map((f) => inlineSegments(f, content.segments)), query };
+    }
+    const used = new Set(
+      features.flatMap((feature) => feature.strategies?.flatMap((s) => s.segments ?? []) ?? []),
+    );
+    const segments = [...content.segments.values()].filter((segment) => used.has(segment.id));
+    return { version: 2, features, query, segments };
+  }
+
+  private state(environment: string): Promise<EnvironmentState> | EnvironmentState {
+    const current = this.environments.get(environment);
+    if (current && current.revision === this.events.currentRevision) return current;
+    let pending = this.loading.get(environment);
+    if (!pending) {
+      pending = this.load(environment, current).finally(() => this.loading.delete(environment));
+      this.loading.set(environment, pending);
+    }
+    return pending;
+  }
+
+  private async load(environment: string, previous: EnvironmentState | undefined): Promise<EnvironmentState> {
+    // Read the revision first: a commit landing during the read makes the next request read again.
+    const revision = this.events.currentRevision;
+    const content = await readEnvironment(this.db, environment);
+    const history = previous?.history ?? [];
+    let firstRevision = previous?.firstRevision ?? revision;
+    if (previous) {
+      const events = diff(previous.content, content, revision);
+      if (events.length > 0) history.push({ eventId: revision, events });
+      if (history.length > HISTORY_LIMIT) {
+        // Clients older than what is forgotten get a hydration instead.
+        firstRevision = history.splice(0, history.length - HISTORY_LIMIT).at(-1)!.eventId;
+      }
+    }
+    const state: EnvironmentState = { revision, content, documents: new Map(), history, firstRevision };
+    this.environments.set(environment, state);
+    return state;
+  }
+}

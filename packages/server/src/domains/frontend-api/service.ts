@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { type Context, compile, type Snapshot } from "@signalbox/engine";
+import type { ClientFeaturesService } from "../client-api/service.js";
+import type { EnvironmentContent } from "../client-api/store.js";
+import type { Principal } from "../tokens/service.js";
+
+const TOP_LEVEL = new Set(["appName", "environment", "userId", "sessionId", "remoteAddress", "currentTime"]);
+
+/**
+ * Builds the evaluation context as the reference does: known fields at the top,
+ * everything else a property; the token's environment always wins.
+ */
+export function contextFrom(
+  fields: Record<string, unknown>,
+  principal: Principal,
+  clientIp: string,
+): Context {
+  const properties: Record<string, string> = {};
+  const context: Context = { properties };
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null || value === "") continue;
+    if (key === "properties" && typeof value === "object") {
+      for (const [name, inner] of Object.entries(value)) if (inner != null) properties[name] = String(inner);
+      continue;
+    }
+    const nested = /^properties\[(.+)\]$/.exec(key);
+    if (nested) properties[nested[1]!] = String(value);
+    else if (TOP_LEVEL.has(key)) context[key] = String(value);
+    else properties[key] = String(value);
+  }
+  context.environment = principal.environment;
+  context.remoteAddress ??= clientIp;
+  // One random session for the whole response keeps its flags and variants consistent.
+  context.sessionId ??= randomBytes(18).toString("hex");
+  return context;
+}
+
+/** Evaluates flags for browser SDKs with the engine, over the same in-memory content SDKs poll. */
+export class FrontendService {
+  private readonly snapshots = new Map<string, { content: EnvironmentContent; snapshot: Snapshot }>();
+
+  constructor(private readonly features: ClientFeaturesService) {}
+
+  async evaluate(principal: Principal, context: Context) {
+    const snapshot = await this.snapshotFor(principal);
+    return snapshot
+      .evaluateAll(context)
+      .filter((result) => result.enabled)
+      .map((result) => ({
+        name: result.name,
+        enabled: true,
+        impressionData: result.impressionData,
+        variant: { ...result.variant, featureEnabled: result.variant.feature_enabled },
+      }));
+  }
+
+  private async snapshotFor(principal: Principal): Promise<Snapshot> {
+    const content = await this.features.content(principal.environment);
+    const key = `${principal.environment}|${principal.projects.join(",")}`;
+    const cached = this.snapshots.get(key);
+    if (cached?.content === content) return cached.snapshot;
+    const all = principal.projects.includes("*");
+    const features = content.features
+      .filter((feature) => all || principal.projects.includes(feature.project))
+      .map((feature) => feature.definition);
+    const snapshot = compile({ version: 2, features, segments: [...content.segments.values()] });
+    this.snapshots.set(key, { content, snapshot });
+    return snapshot;
+  }
+}

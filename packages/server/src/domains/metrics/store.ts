@@ -1,0 +1,222 @@
+import { sql } from "kysely";
+import type { Db } from "../../db/connection.js";
+
+export interface ApplicationInput {
+  appName: string;
+  sdkVersion?: string;
+  strategies?: string[];
+}
+
+export interface InstanceInput {
+  appName: string;
+  instanceId: string;
+  environment: string;
+  sdkVersion?: string;
+  clientIp?: string;
+  started?: Date;
+  interval?: number;
+}
+
+export interface MetricRow {
+  featureName: string;
+  appName: string;
+  environment: string;
+  hour: Date;
+  yes: number;
+  no: number;
+  variants: Record<string, number>;
+}
+
+export interface ApplicationQuery {
+  query?: string;
+  offset: number;
+  limit: number;
+  sortBy: "appName" | "createdAt" | "updatedAt";
+  sortOrder: "asc" | "desc";
+}
+
+const sortColumns = { appName: "app_name", createdAt: "created_at", updatedAt: "updated_at" } as const;
+
+export const metricsStore = {
+  /** Inserts or refreshes an application; true when it is new. */
+  async upsertApplication(db: Db, app: ApplicationInput): Promise<boolean> {
+    const row = await db
+      .insertInto("client_applications")
+      .values({
+        app_name: app.appName,
+        sdk_version: app.sdkVersion ?? null,
+        strategies: JSON.stringify(app.strategies ?? []),
+        updated_at: new Date(),
+      })
+      .onConflict((oc) =>
+        oc.column("app_name").doUpdateSet((eb) => ({
+          sdk_version: sql`coalesce(${eb.ref("excluded.sdk_version")}, client_applications.sdk_version)`,
+          strategies: app.strategies ? eb.ref("excluded.strategies") : sql`client_applications.strategies`,
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      )
+      // xmax is 0 only for a row this statement inserted.
+      .returning(sql<boolean>`xmax = 0`.as("inserted"))
+      .executeTakeFirstOrThrow();
+    return row.inserted;
+  },
+
+  async upsertInstance(db: Db, instance: InstanceInput): Promise<void> {
+    await db
+      .insertInto("client_instances")
+      .values({
+        app_name: instance.appName,
+        instance_id: instance.instanceId,
+        environment: instance.environment,
+        sdk_version: instance.sdkVersion ?? null,
+        client_ip: instance.clientIp ?? null,
+        started: instance.started ?? null,
+        interval: instance.interval ?? null,
+        last_seen: new Date(),
+      })
+      .onConflict((oc) =>
+        oc.columns(["app_name", "instance_id", "environment"]).doUpdateSet((eb) => ({
+          sdk_version: sql`coalesce(${eb.ref("excluded.sdk_version")}, client_instances.sdk_version)`,
+          client_ip: eb.ref("excluded.client_ip"),
+          started: sql`coalesce(${eb.ref("excluded.started")}, client_instances.started)`,
+          interval: sql`coalesce(${eb.ref("excluded.interval")}, client_instances.interval)`,
+          last_seen: eb.ref("excluded.last_seen"),
+        })),
+      )
+      .execute();
+  },
+
+  async addUsage(db: Db, appName: string, projects: string[], environment: string): Promise<void> {
+    await db
+      .insertInto("client_application_usage")
+      .values(projects.map((project) => ({ app_name: appName, project, environment })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  },
+
+  async addMetrics(db: Db, rows: MetricRow[]): Promise<void> {
+    await db
+      .insertInto("client_metrics")
+      .values(
+        rows.map((row) => ({
+          feature_name: row.featureName,
+          app_name: row.appName,
+          environment: row.environment,
+          timestamp: row.hour,
+          yes: row.yes,
+          no: row.no,
+          variants: JSON.stringify(row.variants),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(["feature_name", "app_name", "environment", "timestamp"]).doUpdateSet({
+          yes: sql`client_metrics.yes + excluded.yes`,
+          no: sql`client_metrics.no + excluded.no`,
+          // Variant counts add up per name.
+          variants: sql`(
+            select coalesce(jsonb_object_agg(key, total), '{}'::jsonb) from (
+              select key, sum(value::bigint) as total from (
+                select * from jsonb_each_text(client_metrics.variants)
+                union all
+                select * from jsonb_each_text(excluded.variants)
+              ) counts group by key
+            ) sums
+          )`,
+        }),
+      )
+      .execute();
+  },
+
+  /** Stamps `lastSeenAt` on the flags that exist among `names`, and returns those names. */
+  async markSeen(db: Db, environment: string, names: string[], at: Date): Promise<string[]> {
+    const seen = await db
+      .updateTable("feature_environments")
+      .set({ last_seen_at: sql`greatest(coalesce(last_seen_at, ${at}), ${at})` })
+      .where("environment", "=", environment)
+      .where("feature_name", "in", names)
+      .returning("feature_name")
+      .execute();
+    await db
+      .updateTable("features")
+      .set({ last_seen_at: sql`greatest(coalesce(last_seen_at, ${at}), ${at})` })
+      .where("name", "in", names)
+      .execute();
+    return seen.map((row) => row.feature_name);
+  },
+
+  async environmentType(db: Db, environment: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom("environments")
+      .select("type")
+      .where("name", "=", environment)
+      .executeTakeFirst();
+    return row?.type;
+  },
+
+  /** Records lifecycle stages reached through use; a stage is entered once. */
+  async enterStages(db: Db, names: string[], stages: string[]): Promise<void> {
+    const rows = names.flatMap((feature) => stages.map((stage) => ({ feature, stage })));
+    if (rows.length === 0) return;
+    await db
+      .insertInto("feature_lifecycles")
+      .columns(["feature", "stage"])
+      .expression((eb) =>
+        eb
+          .selectFrom("features")
+          .innerJoin(
+            sql<{
+              feature: string;
+              stage: string;
+            }>`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(feature text, stage text))`.as(
+              "wanted",
+            ),
+            "wanted.feature",
+            "features.name",
+          )
+          .select(["wanted.feature", "wanted.stage"])
+          .where("features.archived_at", "is", null)
+          // A flag that has been completed does not go back to pre-live or live.
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom("feature_lifecycles as done")
+                  .select("done.feature")
+                  .whereRef("done.feature", "=", "features.name")
+                  .where("done.stage", "=", "completed"),
+              ),
+            ),
+          ),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  },
+
+  async listApplications(db: Db, query: ApplicationQuery) {
+    let select = db.selectFrom("client_applications");
+    if (query.query)
+      select = select.where("app_name", "ilike", `%${query.query.replace(/[\\%_]/g, "\\$&")}%`);
+    const [rows, count] = await Promise.all([
+      select
+        .selectAll()
+        .orderBy(sortColumns[query.sortBy], query.sortOrder)
+        .orderBy("app_name")
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute(),
+      select.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirst(),
+    ]);
+    const names = rows.map((row) => row.app_name);
+    const usage =
+      names.length === 0
+        ? []
+        : await db
+            .selectFrom("client_application_usage")
+            .selectAll()
+            .where("app_name", "in", names)
+            .orderBy("project")
+            .orderBy("environment")
+            .execute();
+    return { rows, total: Number(count?.count ?? 0), usage };
+  },
+};

@@ -1,0 +1,322 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "./support/database.js";
+import {
+  ADMIN_TOKEN,
+  CLIENT_TOKEN,
+  FRONTEND_TOKEN,
+  startTestServer,
+  type TestServer,
+} from "./support/server.js";
+
+// The admin API has its own tests; here flags are written straight to the tables
+// (with an event, as every write has) so the SDK API is tested on its own.
+async function seed(server: TestServer) {
+  await server.services.events.transaction(async ({ db, record }) => {
+    await db
+      .insertInto("features")
+      .values([
+        { name: "checkout", project: "default", description: "new checkout", impression_data: true },
+        { name: "banner", project: "default", description: null },
+        { name: "gone", project: "default", description: null, archived_at: new Date() },
+        { name: "child", project: "default", description: null },
+      ])
+      .execute();
+    await db
+      .insertInto("segments")
+      .values({
+        name: "beta",
+        constraints: JSON.stringify([{ contextName: "plan", operator: "IN", values: ["beta"] }]),
+      })
+      .execute();
+    const segment = await db.selectFrom("segments").select("id").executeTakeFirstOrThrow();
+    await db
+      .insertInto("feature_environments")
+      .values([
+        {
+          feature_name: "checkout",
+          environment: "development",
+          enabled: true,
+          variants: JSON.stringify([
+            { name: "blue", weight: 1000, stickiness: "default", weightType: "variable" },
+          ]),
+        },
+        { feature_name: "banner", environment: "development", enabled: true },
+        { feature_name: "child", environment: "development", enabled: true },
+        { feature_name: "banner", environment: "production", enabled: false },
+      ])
+      .execute();
+    await db
+      .insertInto("feature_strategies")
+      .values([
+        {
+          id: "s1",
+          feature_name: "checkout",
+          project_name: "default",
+          environment: "development",
+          strategy_name: "flexibleRollout",
+          parameters: JSON.stringify({ rollout: 100, stickiness: "default", groupId: "checkout" }),
+          segments: [segment.id],
+        },
+        {
+          id: "s2",
+          feature_name: "banner",
+          project_name: "default",
+          environment: "development",
+          strategy_name: "default",
+          disabled: true,
+        },
+        {
+          id: "s3",
+          feature_name: "banner",
+          project_name: "default",
+          environment: "development",
+          strategy_name: "userWithId",
+          parameters: JSON.stringify({ userIds: "u1,u2" }),
+        },
+      ])
+      .execute();
+    await db
+      .insertInto("feature_dependencies")
+      .values({ parent: "banner", child: "child", enabled: true })
+      .execute();
+    await db
+      .insertInto("feature_tags")
+      .values({ feature_name: "banner", tag_type: "simple", tag_value: "web" })
+      .execute();
+    record({ type: "feature-created", createdBy: "test", featureName: "checkout", project: "default" });
+  });
+}
+
+describe.each(databaseKinds)("SDK API (%s)", (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    await seed(server);
+  });
+  afterAll(() => server.close());
+
+  const features = (query = "", headers: Record<string, string> = {}, token = CLIENT_TOKEN) =>
+    server.request(`/api/client/features${query}`, {
+      token,
+      headers: { "unleash-client-spec": "5.0.0", ...headers },
+    });
+
+  it("lists the environment's active flags with segments apart and disabled strategies left out", async () => {
+    const reply = await features();
+    expect(reply.status).toBe(200);
+    expect(reply.body.version).toBe(2);
+    expect(reply.body.features.map((f: { name: string }) => f.name)).toEqual(["banner", "checkout", "child"]);
+    const checkout = reply.body.features.find((f: { name: string }) => f.name === "checkout");
+    expect(checkout).toMatchObject({
+      enabled: true,
+      impressionData: true,
+      project: "default",
+      variants: [{ name: "blue", weight: 1000 }],
+      strategies: [
+        {
+          name: "flexibleRollout",
+          parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
+        },
+      ],
+    });
+    expect(checkout.strategies[0].segments).toHaveLength(1);
+    expect(reply.body.segments).toEqual([
+      {
+        id: checkout.strategies[0].segments[0],
+        name: "beta",
+        constraints: [expect.objectContaining({ contextName: "plan" })],
+      },
+    ]);
+    const banner = reply.body.features.find((f: { name: string }) => f.name === "banner");
+    expect(banner.strategies.map((s: { name: string }) => s.name)).toEqual(["userWithId"]);
+    const child = reply.body.features.find((f: { name: string }) => f.name === "child");
+    expect(child.dependencies).toEqual([{ feature: "banner", enabled: true, variants: [] }]);
+  });
+
+  it("inlines segment constraints for SDKs older than client specification 4.2.0", async () => {
+    const reply = await features("", { "unleash-client-spec": "4.1.0" });
+    const checkout = reply.body.features.find((f: { name: string }) => f.name === "checkout");
+    expect(checkout.strategies[0].constraints).toEqual([
+      expect.objectContaining({ contextName: "plan", operator: "IN" }),
+    ]);
+    expect(checkout.strategies[0].segments).toBeUndefined();
+    expect(reply.body.segments).toBeUndefined();
+    expect(reply.body.query.inlineSegmentConstraints).toBe(true);
+    expect((await features("", { "unleash-client-spec": "banana" })).status).toBe(400);
+  });
+
+  it("filters by name prefix and tag, and the token's environment wins over the query", async () => {
+    expect((await features("?namePrefix=ch")).body.features.map((f: { name: string }) => f.name)).toEqual([
+      "checkout",
+      "child",
+    ]);
+    expect((await features("?tag=simple:web")).body.features.map((f: { name: string }) => f.name)).toEqual([
+      "banner",
+    ]);
+    const pinned = await features("?environment=production");
+    expect(pinned.body.query.environment).toBe("development");
+    const admin = await features("?environment=production", {}, ADMIN_TOKEN);
+    expect(admin.body.features.find((f: { name: string }) => f.name === "banner").enabled).toBe(false);
+  });
+
+  it("answers If-None-Match with 304 until a change, then with the new document", async () => {
+    const first = await features();
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^".+"$/);
+    expect((await features("", { "if-none-match": etag })).status).toBe(304);
+    await server.services.events.transaction(async ({ db, record }) => {
+      await db
+        .updateTable("feature_environments")
+        .set({ enabled: false })
+        .where("feature_name", "=", "checkout")
+        .execute();
+      record({ type: "feature-environment-disabled", createdBy: "test", featureName: "checkout" });
+    });
+    const changed = await features("", { "if-none-match": etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect(changed.body.features.find((f: { name: string }) => f.name === "checkout").enabled).toBe(false);
+  });
+
+  it("serves one flag, 404 for an unknown one, and refuses frontend tokens", async () => {
+    const one = await server.request("/api/client/features/banner", { token: CLIENT_TOKEN });
+    expect(one.status).toBe(200);
+    expect(one.body.name).toBe("banner");
+    expect((await server.request("/api/client/features/nope", { token: CLIENT_TOKEN })).status).toBe(404);
+    expect((await features("", {}, FRONTEND_TOKEN)).status).toBe(403);
+    expect((await server.request("/api/client/features", { token: null })).status).toBe(401);
+  });
+
+  it("speaks the delta protocol: hydration, then only what changed, then 304", async () => {
+    const hydration = await server.request("/api/client/delta", { token: CLIENT_TOKEN });
+    expect(hydration.status).toBe(200);
+    expect(hydration.body.events).toHaveLength(1);
+    expect(hydration.body.events[0]).toMatchObject({ type: "hydration" });
+    const etag = hydration.headers.get("etag")!;
+    expect(
+      (await server.request("/api/client/delta", { token: CLIENT_TOKEN, headers: { "if-none-match": etag } }))
+        .status,
+    ).toBe(304);
+
+    await server.services.events.transaction(async ({ db, record }) => {
+      await db.updateTable("features").set({ archived_at: new Date() }).where("name", "=", "child").execute();
+      await db.updateTable("features").set({ description: "changed" }).where("name", "=", "banner").execute();
+      record({ type: "feature-archived", createdBy: "test", featureName: "child" });
+    });
+    const delta = await server.request("/api/client/delta", {
+      token: CLIENT_TOKEN,
+      headers: { "if-none-match": etag },
+    });
+    expect(delta.status).toBe(200);
+    expect(delta.body.events.map((e: { type: string }) => e.type).sort()).toEqual([
+      "feature-removed",
+      "feature-updated",
+    ]);
+    expect(delta.headers.get("etag")).not.toBe(etag);
+  });
+
+  it("records registrations and metrics: applications listing and lastSeenAt", async () => {
+    const register = await server.request("/api/client/register", {
+      method: "POST",
+      token: CLIENT_TOKEN,
+      body: {
+        appName: "shop",
+        instanceId: "i1",
+        sdkVersion: "unleash-client-node:6.12.1",
+        strategies: ["default"],
+        started: new Date().toISOString(),
+        interval: 10000,
+      },
+    });
+    expect(register.status).toBe(202);
+    const metrics = await server.request("/api/client/metrics", {
+      method: "POST",
+      token: CLIENT_TOKEN,
+      body: {
+        appName: "shop",
+        instanceId: "i1",
+        bucket: {
+          start: new Date().toISOString(),
+          stop: new Date().toISOString(),
+          toggles: { banner: { yes: 3, no: 1, variants: {} } },
+        },
+      },
+    });
+    expect(metrics.status).toBe(202);
+    await server.request("/api/client/metrics", {
+      method: "POST",
+      token: CLIENT_TOKEN,
+      body: {
+        appName: "shop",
+        bucket: {
+          start: new Date().toISOString(),
+          stop: new Date().toISOString(),
+          toggles: { banner: { yes: 2, no: 0 } },
+        },
+      },
+    });
+
+    const apps = await server.request("/api/admin/metrics/applications?query=sho");
+    expect(apps.body).toEqual({
+      total: 1,
+      applications: [
+        expect.objectContaining({
+          appName: "shop",
+          sdkVersion: "unleash-client-node:6.12.1",
+          strategies: ["default"],
+          usage: [{ project: "*", environments: ["development"] }],
+        }),
+      ],
+    });
+    const counts = await server.db
+      .selectFrom("client_metrics")
+      .selectAll()
+      .where("feature_name", "=", "banner")
+      .execute();
+    expect(counts.map((row) => [row.yes, row.no])).toEqual([[5, 1]]);
+    const seen = await server.db
+      .selectFrom("feature_environments")
+      .select("last_seen_at")
+      .where("feature_name", "=", "banner")
+      .where("environment", "=", "development")
+      .executeTakeFirstOrThrow();
+    expect(seen.last_seen_at).toBeInstanceOf(Date);
+    const created = await server.request("/api/admin/events/search", {
+      method: "POST",
+      body: { type: "application-created" },
+    });
+    expect(created.body.events).toHaveLength(1);
+    expect(
+      (
+        await server.request("/api/client/metrics", {
+          method: "POST",
+          token: CLIENT_TOKEN,
+          body: { bucket: {} },
+        })
+      ).status,
+    ).toBe(400);
+  });
+
+  it("evaluates for browser SDKs on the frontend API, with CORS", async () => {
+    const reply = await server.request("/api/frontend?userId=u1&plan=beta", {
+      token: FRONTEND_TOKEN,
+      headers: { origin: "https://app.example" },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("access-control-allow-origin")).toBe("*");
+    expect(reply.body.toggles.map((t: { name: string }) => t.name)).toContain("banner");
+    const post = await server.request("/api/frontend", {
+      method: "POST",
+      token: FRONTEND_TOKEN,
+      body: { context: { userId: "u3" } },
+    });
+    expect(post.body.toggles.map((t: { name: string }) => t.name)).not.toContain("banner");
+    expect((await server.request("/api/frontend", { token: CLIENT_TOKEN })).status).toBe(403);
+    const preflight = await server.request("/api/frontend", {
+      method: "OPTIONS",
+      token: null,
+      headers: { origin: "https://app.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+  });
+});
