@@ -11,7 +11,7 @@ export type DatabaseKind = "pglite" | "postgres";
 export const databaseKinds: DatabaseKind[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 /** A migrated database of its own, copied from the run's template; closing it drops it. */
-export async function freshDatabase(kind: DatabaseKind): Promise<Connection> {
+export async function freshDatabase(kind: DatabaseKind): Promise<Connection & { url?: string }> {
   if (kind === "pglite") {
     const dump = new Blob([await readFile(inject("pgliteTemplate"))]);
     return connect({ dataDir: "memory://", pgliteDump: dump });
@@ -26,9 +26,11 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Connection> {
   } finally {
     await admin.end();
   }
-  const connection = await connect({ databaseUrl: withDatabase(url, name), poolSize: 5 });
+  const databaseUrl = withDatabase(url, name);
+  const connection = await connect({ databaseUrl, poolSize: 5 });
   return {
     ...connection,
+    url: databaseUrl,
     close: async () => {
       await connection.close();
       const dropper = new pg.Client({ connectionString: url });
