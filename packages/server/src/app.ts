@@ -4,12 +4,24 @@ import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
 import { ClientFeaturesService } from "./domains/client-api/service.js";
+import { contextFieldRoutes } from "./domains/context-fields/routes.js";
+import { ContextFieldService } from "./domains/context-fields/service.js";
+import { environmentRoutes } from "./domains/environments/routes.js";
+import { EnvironmentService } from "./domains/environments/service.js";
 import { eventRoutes } from "./domains/events/routes.js";
 import { EventService } from "./domains/events/service.js";
 import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
 import { metricsRoutes } from "./domains/metrics/routes.js";
 import { MetricsService } from "./domains/metrics/service.js";
+import { projectRoutes } from "./domains/projects/routes.js";
+import { ProjectService } from "./domains/projects/service.js";
+import { segmentRoutes } from "./domains/segments/routes.js";
+import { SegmentService } from "./domains/segments/service.js";
+import { strategyDefinitionRoutes } from "./domains/strategy-definitions/routes.js";
+import { StrategyDefinitionService } from "./domains/strategy-definitions/service.js";
+import { tagTypeRoutes } from "./domains/tag-types/routes.js";
+import { TagTypeService } from "./domains/tag-types/service.js";
 import { tokenRoutes } from "./domains/tokens/routes.js";
 import { TokenService } from "./domains/tokens/service.js";
 import type { App } from "./http/app-type.js";
@@ -23,7 +35,25 @@ export function createServices(db: Db) {
   const clientFeatures = new ClientFeaturesService(db, events);
   const frontend = new FrontendService(clientFeatures);
   const metrics = new MetricsService(db, events);
-  return { events, tokens, clientFeatures, frontend, metrics };
+  const environments = new EnvironmentService(db, events);
+  const projects = new ProjectService(db, events, environments);
+  const segments = new SegmentService(db, events, projects);
+  const contextFields = new ContextFieldService(db, events);
+  const tagTypes = new TagTypeService(db, events);
+  const strategyDefinitions = new StrategyDefinitionService(db, events);
+  return {
+    events,
+    tokens,
+    clientFeatures,
+    frontend,
+    metrics,
+    environments,
+    projects,
+    segments,
+    contextFields,
+    tagTypes,
+    strategyDefinitions,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -38,6 +68,13 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
 
   // Bodies are JSON only: anything else is answered 415 before a handler runs.
   app.removeContentTypeParser("text/plain");
+  // Scripts often send `content-type: application/json` with no body on POST …/on and
+  // the like: an empty body is no body, not a JSON error.
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
+    body === "" ? done(null, undefined) : json(request, String(body), done),
+  );
   app.decorateRequest("principal", undefined);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
@@ -49,6 +86,12 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
   clientApiRoutes(app, services.clientFeatures);
   frontendRoutes(app, services.frontend, config.frontendCorsOrigins);
   metricsRoutes(app, services.metrics);
+  environmentRoutes(app, services.environments);
+  projectRoutes(app, services.projects);
+  segmentRoutes(app, services.segments);
+  contextFieldRoutes(app, services.contextFields);
+  tagTypeRoutes(app, services.tagTypes);
+  strategyDefinitionRoutes(app, services.strategyDefinitions);
 
   await app.ready();
   return { app, services };

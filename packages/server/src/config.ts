@@ -64,7 +64,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: attempt(() => integer(env, "PORT", 4242, 0, 65535), 4242),
     host: env.HOST || "0.0.0.0",
     databaseUrl,
-    dataDir: resolve(env.DATA_DIR || "data"),
+    // `memory://` keeps the embedded database in memory only, for throwaway instances.
+    dataDir: env.DATA_DIR?.startsWith("memory://") ? env.DATA_DIR : resolve(env.DATA_DIR || "data"),
     logLevel: logLevel as Config["logLevel"],
     bodyLimit: attempt(() => integer(env, "BODY_LIMIT", 100 * 1024, 1024, 100 * 1024 * 1024), 100 * 1024),
     revisionPollMs: attempt(() => integer(env, "REVISION_POLL_MS", 1000, 100, 3_600_000), 1000),

@@ -1,0 +1,55 @@
+import { type Insertable, type Selectable, sql, type Updateable } from "kysely";
+import type { Db } from "../../db/connection.js";
+import type { SegmentTable } from "../../db/schema.js";
+import { strategyUsage } from "../../db/strategy-usage.js";
+
+export type SegmentRow = Selectable<SegmentTable> & { used_in_features: number; used_in_projects: number };
+
+const withUsage = (db: Db) =>
+  db.selectFrom("segments as s").selectAll("s").select(strategyUsage(sql<boolean>`s.id = any(fs.segments)`));
+
+export const segmentStore = {
+  list: (db: Db): Promise<SegmentRow[]> => withUsage(db).orderBy("s.name").execute(),
+
+  byId: (db: Db, id: number): Promise<SegmentRow | undefined> =>
+    withUsage(db).where("s.id", "=", id).executeTakeFirst(),
+
+  /** The new id, or undefined when the name is taken. */
+  insert: async (db: Db, segment: Insertable<SegmentTable>): Promise<number | undefined> =>
+    (
+      await db
+        .insertInto("segments")
+        .values(segment)
+        .onConflict((oc) => oc.column("name").doNothing())
+        .returning("id")
+        .executeTakeFirst()
+    )?.id,
+
+  update: (db: Db, id: number, changes: Updateable<SegmentTable>) =>
+    db.updateTable("segments").set(changes).where("id", "=", id).execute(),
+
+  remove: (db: Db, id: number) => db.deleteFrom("segments").where("id", "=", id).execute(),
+
+  nameTaken: async (db: Db, name: string, exceptId: number): Promise<boolean> =>
+    (await db
+      .selectFrom("segments")
+      .select("id")
+      .where("name", "=", name)
+      .where("id", "!=", exceptId)
+      .executeTakeFirst()) !== undefined,
+
+  existingIds: async (db: Db, ids: number[]): Promise<number[]> =>
+    ids.length === 0
+      ? []
+      : (await db.selectFrom("segments").select("id").where("id", "in", ids).execute()).map((row) => row.id),
+
+  strategiesUsing: (db: Db, id: number) =>
+    db
+      .selectFrom("feature_strategies")
+      .select(["id", "feature_name", "project_name", "environment", "strategy_name"])
+      .where(sql<boolean>`${id} = any(segments)`)
+      .orderBy("feature_name")
+      .orderBy("environment")
+      .orderBy("sort_order")
+      .execute(),
+};
