@@ -1,0 +1,166 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import cors from "@fastify/cors";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify from "fastify";
+import { parseJsonBody } from "./body.js";
+import { type Environment, type ProxyConfig, type ProxyOptions, resolveConfig } from "./config.js";
+import { errorHandler } from "./errors.js";
+import { Evaluations } from "./evaluation.js";
+import { createGuard } from "./guard.js";
+import { UsageMetrics } from "./metrics.js";
+import { OpenApiDocument } from "./openapi.js";
+import { OperationalMetrics } from "./prometheus.js";
+import { parseQuery } from "./querystring.js";
+import { ClientRegistrations } from "./registrations.js";
+import { UsageReporter } from "./reporter.js";
+import { type App, proxyRoutes, type RouteDependencies } from "./routes.js";
+import { FeatureSync } from "./sync.js";
+import { Outbound, Upstream } from "./upstream.js";
+import { PROXY_VERSION } from "./version.js";
+
+const BUILT_IN_STRATEGIES = [
+  "default",
+  "userWithId",
+  "flexibleRollout",
+  "gradualRolloutUserId",
+  "gradualRolloutSessionId",
+  "gradualRolloutRandom",
+  "remoteAddress",
+  "applicationHostname",
+];
+
+/** How long closing waits for the last usage metrics to leave. */
+const FINAL_FLUSH_MS = 2000;
+
+export interface ListenOptions {
+  /** Defaults to PORT, then PROXY_PORT, then 3000. */
+  port?: number;
+  /** Defaults to every interface. */
+  host?: string;
+}
+
+export interface SignalboxProxy {
+  /** The Fastify app, ready; `app.inject` calls it without a socket. */
+  readonly app: App;
+  readonly config: ProxyConfig;
+  /** A Node request listener, for hosts that mount the proxy in their own HTTP server. */
+  readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
+  /** Settles once the proxy has a configuration (from upstream, storage or bootstrap). */
+  readonly ready: Promise<void>;
+  /** Listens for HTTP and resolves to the address, e.g. `http://127.0.0.1:3000`. */
+  listen(options?: ListenOptions): Promise<string>;
+  /** Stops polling, sends the usage counted so far, and closes the server. */
+  close(): Promise<void>;
+}
+
+/** The HTTP side: parsers, error mapping, CORS, the guard, the routes and their OpenAPI document. */
+async function buildApp(
+  config: ProxyConfig,
+  sync: FeatureSync,
+  deps: Omit<RouteDependencies, "config" | "openapi">,
+): Promise<App> {
+  const app: App = Fastify({
+    logger: false,
+    trustProxy: config.trustProxy,
+    routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true },
+    // Scalars become strings as the schemas ask, but a scalar never becomes an array.
+    ajv: { customOptions: { coerceTypes: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  const openapi = new OpenApiDocument({
+    version: PROXY_VERSION,
+    clientKeysHeaderName: config.clientKeysHeaderName,
+  });
+  app.addHook("onRoute", openapi.collect);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, parseJsonBody);
+  app.setErrorHandler(errorHandler(config.logger));
+  await app.register(cors, { ...config.cors, strictPreflight: false });
+  app.addHook(
+    "preHandler",
+    createGuard({
+      isReady: () => sync.snapshot !== undefined,
+      clientKeys: config.clientKeys,
+      serverTokens: config.expServerSideSdkConfig.tokens,
+      clientKeysHeaderName: config.clientKeysHeaderName,
+    }),
+  );
+  proxyRoutes(app, { ...deps, config, openapi });
+  await app.ready();
+  return app;
+}
+
+/**
+ * Builds a proxy from the in-code options (falling back to the environment variables, then
+ * to the defaults) and starts synchronising with the upstream service at once.
+ * Throws a ConfigError naming every option that is missing or invalid.
+ */
+export async function createProxy(
+  options: ProxyOptions = {},
+  env: Environment = process.env,
+): Promise<SignalboxProxy> {
+  const config = await resolveConfig(options, env);
+  const outbound = new Outbound({
+    rejectUnauthorized: config.httpOptions.rejectUnauthorized,
+    httpProxy: config.httpProxy,
+    httpsProxy: config.httpsProxy,
+  });
+  const connectionId = randomUUID();
+  const upstream = new Upstream({ ...config, connectionId }, outbound);
+  const operational = new OperationalMetrics();
+  const sync = new FeatureSync({
+    upstream,
+    outbound,
+    compileOptions: { strategies: config.customStrategies, hostname: config.hostname },
+    refreshInterval: config.refreshInterval,
+    storage: config.storageProvider,
+    storageKey: config.serviceAppName,
+    bootstrap: config.expBootstrap,
+    logger: config.logger,
+    observer: operational,
+  });
+  const usage = new UsageMetrics();
+  const registrations = new ClientRegistrations();
+  const reporter = new UsageReporter({
+    upstream,
+    usage,
+    registrations,
+    appName: config.serviceAppName,
+    instanceId: config.serviceInstanceId,
+    connectionId,
+    strategies: [...BUILT_IN_STRATEGIES, ...config.customStrategies.map((strategy) => strategy.name)],
+    metricsInterval: config.metricsInterval,
+    metricsJitter: config.metricsJitter,
+    logger: config.logger,
+  });
+
+  const evaluations = new Evaluations(
+    sync,
+    usage,
+    { appName: config.serviceAppName, environment: config.environment },
+    config.expCustomEnrichers,
+  );
+  const app = await buildApp(config, sync, { evaluations, usage, registrations, operational });
+
+  sync.start();
+  reporter.start();
+
+  return {
+    app,
+    config,
+    handler: (request, response) => app.routing(request, response),
+    ready: sync.ready,
+    async listen({ port = config.port, host = "0.0.0.0" } = {}) {
+      return app.listen({ port, host });
+    },
+    async close() {
+      sync.stop();
+      await Promise.race([
+        reporter.stop(),
+        new Promise((resolve) => setTimeout(resolve, FINAL_FLUSH_MS).unref()),
+      ]);
+      await app.close();
+      await outbound.close();
+    },
+  };
+}

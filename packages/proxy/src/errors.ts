@@ -1,0 +1,40 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import type { Logger } from "./logger.js";
+
+/** An error that already knows its HTTP status, raised while reading a request. */
+export class RequestError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Errors as the reference proxy answers them: JSON `{error}` for unreadable bodies,
+ * `{error, validation}` for schema violations, an empty 415 for a body that is not JSON,
+ * and a logged 500 for anything unexpected.
+ */
+export function errorHandler(logger: Logger) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error.validation) {
+      return reply.code(400).send({
+        error: `Request validation failed: ${error.message}`,
+        validation: error.validation,
+      });
+    }
+    if (error instanceof RequestError && error.statusCode === 415) return reply.code(415).send();
+    if (error instanceof RequestError) {
+      return reply.code(error.statusCode).send({
+        error: `We were unable to parse the data you provided. Please check it and try again: ${error.message}`,
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send({ error: error.message });
+    logger.error(`${request.method} ${request.url} failed`, error);
+    return reply.code(500).send({
+      error: `Whoops! We dropped the ball on this one (an unexpected error occurred): ${error.message}`,
+    });
+  };
+}

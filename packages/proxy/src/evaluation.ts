@@ -1,0 +1,65 @@
+import type { Context, Snapshot } from "@signalbox/engine";
+import type { ContextEnricher } from "./config.js";
+import { type ContextSettings, createContext, enrichContext } from "./context.js";
+import { bodyWithEtag } from "./etag.js";
+import type { UsageMetrics } from "./metrics.js";
+import type { FeatureSync } from "./sync.js";
+import { type SerializedResponse, serializeToggles } from "./toggles.js";
+
+/** What a route asks for: the flags on for a context, every flag, or exactly some names. */
+export interface ToggleQuery {
+  /** Query parameters, or the `context` of a POST body. */
+  input: Record<string, unknown> | undefined;
+  clientAddress: () => string;
+  /** Named flags are answered in full, on or off, and counted as usage. */
+  toggles?: string[];
+  /** Include the flags that are off (the /proxy/all routes). */
+  all: boolean;
+}
+
+/** Answers evaluation requests from the current snapshot, serialised and fingerprinted. */
+export class Evaluations {
+  private readonly featureDocuments = new WeakMap<Snapshot, SerializedResponse>();
+
+  constructor(
+    private readonly sync: FeatureSync,
+    private readonly usage: UsageMetrics,
+    private readonly settings: ContextSettings,
+    private readonly enrichers: readonly ContextEnricher[],
+  ) {}
+
+  toggles(query: ToggleQuery): SerializedResponse | Promise<SerializedResponse> {
+    const context = createContext(query.input, query.clientAddress, this.settings);
+    // Without enrichers the whole answer stays synchronous.
+    if (this.enrichers.length === 0) return this.evaluate(context, query);
+    return enrichContext(context, this.enrichers).then((enriched) => this.evaluate(enriched, query));
+  }
+
+  /** The configuration as server-side SDKs read it; serialised once per snapshot. */
+  clientFeatures(): SerializedResponse {
+    const snapshot = this.snapshot();
+    let document = this.featureDocuments.get(snapshot);
+    if (!document) {
+      document = bodyWithEtag(JSON.stringify(snapshot.toClientFeatures()));
+      this.featureDocuments.set(snapshot, document);
+    }
+    return document;
+  }
+
+  private evaluate(context: Context, { toggles, all }: ToggleQuery): SerializedResponse {
+    const snapshot = this.snapshot();
+    if (toggles === undefined || toggles.length === 0) {
+      return serializeToggles(snapshot.evaluateAll(context), !all);
+    }
+    const results = snapshot.evaluateMany(toggles, context);
+    for (const result of results) {
+      this.usage.count(result.name, result.enabled, result.variant.enabled ? result.variant.name : undefined);
+    }
+    return serializeToggles(results, false);
+  }
+
+  // Routes run only once the guard has seen a snapshot.
+  private snapshot(): Snapshot {
+    return this.sync.snapshot!;
+  }
+}

@@ -1,0 +1,81 @@
+export interface ToggleCounts {
+  yes: number;
+  no: number;
+  variants: Record<string, number>;
+}
+
+/** Usage of each flag over a time window, in the shape of the SDK metrics API. */
+export interface MetricsBucket {
+  start: string;
+  stop: string;
+  toggles: Record<string, ToggleCounts>;
+}
+
+interface Counts {
+  yes: number;
+  no: number;
+  variants: Map<string, number>;
+}
+
+// Clients choose the names they report: bounds keep a misbehaving one from growing memory without end.
+const MAX_TOGGLES = 10_000;
+const MAX_VARIANTS_PER_TOGGLE = 100;
+
+/**
+ * Yes/no and variant counts per flag, for the proxy's own evaluations and for what
+ * clients post, sent upstream as one bucket per interval under the proxy's own identity.
+ */
+export class UsageMetrics {
+  private toggles = new Map<string, Counts>();
+  private start = new Date();
+
+  /** One evaluation: on or off, and the variant it served when there was one. */
+  count(name: string, enabled: boolean, variant?: string): void {
+    this.add(name, enabled ? 1 : 0, enabled ? 0 : 1, variant === undefined ? undefined : { [variant]: 1 });
+  }
+
+  add(name: string, yes: number, no: number, variants?: Record<string, number>): void {
+    let counts = this.toggles.get(name);
+    if (!counts) {
+      if (this.toggles.size >= MAX_TOGGLES) return;
+      counts = { yes: 0, no: 0, variants: new Map() };
+      this.toggles.set(name, counts);
+    }
+    counts.yes += yes;
+    counts.no += no;
+    for (const [variant, count] of Object.entries(variants ?? {})) {
+      const previous = counts.variants.get(variant);
+      if (previous === undefined && counts.variants.size >= MAX_VARIANTS_PER_TOGGLE) continue;
+      counts.variants.set(variant, (previous ?? 0) + count);
+    }
+  }
+
+  /** Adds what a client counted, in the shape of the SDK metrics API. */
+  addBucket(toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>): void {
+    for (const [name, counts] of Object.entries(toggles))
+      this.add(name, counts.yes, counts.no, counts.variants);
+  }
+
+  /** Hands over everything counted so far and starts a new window; undefined when nothing was counted. */
+  take(now = new Date()): MetricsBucket | undefined {
+    if (this.toggles.size === 0) return undefined;
+    // fromEntries defines own properties, so a flag named __proto__ stays a flag.
+    const toggles: Record<string, ToggleCounts> = Object.fromEntries(
+      [...this.toggles].map(([name, counts]) => [
+        name,
+        { yes: counts.yes, no: counts.no, variants: Object.fromEntries(counts.variants) },
+      ]),
+    );
+    const bucket = { start: this.start.toISOString(), stop: now.toISOString(), toggles };
+    this.toggles = new Map();
+    this.start = now;
+    return bucket;
+  }
+
+  /** Puts back a bucket that could not be sent, so its counts leave with the next one. */
+  restore(bucket: MetricsBucket): void {
+    this.addBucket(bucket.toggles);
+    const start = new Date(bucket.start);
+    if (start < this.start) this.start = start;
+  }
+}

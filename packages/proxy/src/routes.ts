@@ -1,0 +1,243 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ProxyConfig } from "./config.js";
+import { matchesEtag } from "./etag.js";
+import type { Evaluations } from "./evaluation.js";
+import type { UsageMetrics } from "./metrics.js";
+import { DOCS_PAGE, type OpenApiDocument } from "./openapi.js";
+import type { OperationalMetrics } from "./prometheus.js";
+import type { ClientRegistrations } from "./registrations.js";
+import {
+  ClientFeatures,
+  ClientMetrics,
+  ClientRegistration,
+  ContextQuery,
+  ErrorBody,
+  ToggleList,
+  ToggleRequest,
+  text,
+} from "./schemas.js";
+import type { SerializedResponse } from "./toggles.js";
+
+export type App = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface RouteDependencies {
+  config: ProxyConfig;
+  evaluations: Evaluations;
+  usage: UsageMetrics;
+  registrations: ClientRegistrations;
+  operational: OperationalMetrics;
+  openapi: OpenApiDocument;
+}
+
+const CACHE_CONTROL = "public, max-age=2";
+const TEXT = "text/plain; charset=utf-8";
+const ALL_DISABLED =
+  "The /proxy/all endpoint is disabled. Set enableAllEndpoint (ENABLE_ALL_ENDPOINT=true) to turn it on.";
+
+const guarded = {
+  400: ErrorBody,
+  401: text("The client key is missing or unknown."),
+  503: text("The proxy has no configuration yet."),
+};
+const togglesResponses = { 200: ToggleList, ...guarded };
+const OK = text("Accepted.");
+
+// A bodiless POST is an empty request, as with the reference proxy.
+const emptyBodyIsObject = async (request: FastifyRequest) => {
+  request.body ??= {};
+};
+
+export function proxyRoutes(app: App, deps: RouteDependencies): void {
+  const { config, evaluations, usage, registrations, operational } = deps;
+  const base = `${config.proxyBasePath}/proxy`;
+  const vary = `Origin, ${config.clientKeysHeaderName}`;
+
+  // POST answers carry the ETag but never 304: If-None-Match on other methods than GET/HEAD
+  // asks for 412 (RFC 9110), and the reference proxy ignores it there.
+  const send = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pending: SerializedResponse | Promise<SerializedResponse>,
+  ) => {
+    const result = await pending;
+    reply.header("cache-control", CACHE_CONTROL).header("etag", result.etag).header("vary", vary);
+    if (request.method !== "POST" && matchesEtag(request.headers["if-none-match"], result.etag)) {
+      return reply.code(304).send();
+    }
+    return reply.type("application/json; charset=utf-8").send(result.body);
+  };
+  const clientAddress = (request: FastifyRequest) => () => request.ip;
+
+  app.get(
+    base,
+    {
+      schema: {
+        summary: "Flags enabled for the context in the query string",
+        description: "Answers 304 when If-None-Match holds the ETag of the same answer.",
+        querystring: ContextQuery,
+        response: togglesResponses,
+      },
+      config: { access: "client" },
+    },
+    (request, reply) =>
+      send(
+        request,
+        reply,
+        evaluations.toggles({ input: request.query, clientAddress: clientAddress(request), all: false }),
+      ),
+  );
+
+  app.post(
+    base,
+    {
+      schema: {
+        summary: "Flags enabled for the context, or exactly the listed flags",
+        body: ToggleRequest,
+        response: togglesResponses,
+      },
+      preValidation: emptyBodyIsObject,
+      config: { access: "client" },
+    },
+    (request, reply) => {
+      const { context: input, toggles } = request.body;
+      return send(
+        request,
+        reply,
+        evaluations.toggles({ input, toggles, clientAddress: clientAddress(request), all: false }),
+      );
+    },
+  );
+
+  const allSchema = {
+    hide: !config.enableAllEndpoint,
+    response: { ...togglesResponses, 501: text(ALL_DISABLED) },
+  };
+  app.get(
+    `${base}/all`,
+    {
+      schema: { ...allSchema, summary: "Every flag, on or off, for the context", querystring: ContextQuery },
+      config: { access: "client" },
+    },
+    async (request, reply) => {
+      if (!config.enableAllEndpoint) return reply.code(501).type(TEXT).send(ALL_DISABLED);
+      return send(
+        request,
+        reply,
+        evaluations.toggles({ input: request.query, clientAddress: clientAddress(request), all: true }),
+      );
+    },
+  );
+
+  app.post(
+    `${base}/all`,
+    {
+      schema: {
+        ...allSchema,
+        summary: "Every flag, on or off, or exactly the listed flags",
+        body: ToggleRequest,
+      },
+      preValidation: emptyBodyIsObject,
+      config: { access: "client" },
+    },
+    async (request, reply) => {
+      if (!config.enableAllEndpoint) return reply.code(501).type(TEXT).send(ALL_DISABLED);
+      const { context: input, toggles } = request.body;
+      return send(
+        request,
+        reply,
+        evaluations.toggles({ input, toggles, clientAddress: clientAddress(request), all: true }),
+      );
+    },
+  );
+
+  for (const url of [`${base}/client/metrics`, `${base}/all/client/metrics`]) {
+    app.post(
+      url,
+      {
+        schema: {
+          summary: "Usage counted by a client SDK; added to what the proxy sends upstream",
+          body: ClientMetrics,
+          response: { 200: OK, ...guarded },
+        },
+        config: { access: "client-or-server" },
+      },
+      async (request, reply) => {
+        usage.addBucket(request.body.bucket.toggles);
+        return reply.type(TEXT).send("OK");
+      },
+    );
+  }
+
+  app.post(
+    `${base}/client/register`,
+    {
+      schema: {
+        summary: "An SDK's registration; forwarded upstream",
+        body: ClientRegistration,
+        response: { 200: OK, ...guarded },
+      },
+      config: { access: "client-or-server" },
+    },
+    async (request, reply) => {
+      registrations.add(request.body);
+      return reply.type(TEXT).send("OK");
+    },
+  );
+
+  app.get(
+    `${base}/client/features`,
+    {
+      schema: {
+        summary: "The flag configuration, for server-side SDKs and other proxies",
+        response: { 200: ClientFeatures, ...guarded, 401: text("The token is not a server-side SDK token.") },
+      },
+      config: { access: "server" },
+    },
+    (request, reply) => send(request, reply, evaluations.clientFeatures()),
+  );
+
+  app.get(
+    `${base}/health`,
+    {
+      schema: {
+        summary: "ok once the proxy has a configuration",
+        response: { 200: text("ok", "text/html") },
+      },
+      config: { access: "public" },
+    },
+    async (_request, reply) => reply.type("text/html; charset=utf-8").send("ok"),
+  );
+
+  app.get(
+    `${base}/internal-backstage/prometheus`,
+    {
+      schema: {
+        summary: "Operational metrics in the Prometheus text format",
+        response: { 200: text("Metrics.") },
+      },
+      config: { access: "public" },
+    },
+    async (_request, reply) => reply.type(operational.contentType).send(await operational.text()),
+  );
+
+  if (config.enableOAS) {
+    app.get(
+      `${config.proxyBasePath}/docs/openapi.json`,
+      { schema: { summary: "This document" }, config: { access: "public" } },
+      async () => deps.openapi.toJSON(),
+    );
+    app.get(
+      `${config.proxyBasePath}/docs/openapi`,
+      { schema: { summary: "A page to explore and call the API" }, config: { access: "public" } },
+      async (_request, reply) => reply.type("text/html; charset=utf-8").send(DOCS_PAGE),
+    );
+  }
+}

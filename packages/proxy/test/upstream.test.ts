@@ -1,0 +1,303 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ClientFeatures } from "@signalbox/engine";
+import { afterEach, describe, expect, test } from "vitest";
+import {
+  FileStorageProvider,
+  type ProxyOptions,
+  type SignalboxProxy,
+  type StorageProvider,
+} from "../src/index.js";
+import {
+  CLIENT_KEY,
+  eventually,
+  flagDocument,
+  recordingLogger,
+  startProxy,
+  tenantStrategy,
+} from "./support/fixtures.js";
+import { FakeUpstream, type RecordedRequest } from "./support/upstream.js";
+
+const FEATURES = "/api/client/features";
+const METRICS = "/api/client/metrics";
+const REGISTER = "/api/client/register";
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of cleanup.splice(0).reverse()) await close();
+});
+
+async function upstreamWith(document: ClientFeatures = flagDocument()): Promise<FakeUpstream> {
+  const upstream = await FakeUpstream.start(document);
+  cleanup.push(() => upstream.close());
+  return upstream;
+}
+
+async function proxyOn(
+  upstream: FakeUpstream,
+  options: ProxyOptions = {},
+  wait = true,
+): Promise<SignalboxProxy> {
+  const proxy = await startProxy(upstream, { logger: recordingLogger(), ...options }, { wait });
+  cleanup.push(() => proxy.close());
+  return proxy;
+}
+
+const logOf = (proxy: SignalboxProxy) => proxy.config.logger as ReturnType<typeof recordingLogger>;
+
+async function enabledNames(proxy: SignalboxProxy): Promise<string[]> {
+  const response = await proxy.app.inject({
+    method: "GET",
+    url: "/proxy?sessionId=1",
+    headers: { authorization: CLIENT_KEY },
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json().toggles.map((toggle: { name: string }) => toggle.name);
+}
+
+function withFlag(name: string): ClientFeatures {
+  const document = flagDocument();
+  document.features.push({ name, enabled: true, strategies: [] });
+  return document;
+}
+
+describe("polling", () => {
+  test("asks for the configured project, name prefix and tags, as this app and instance", async () => {
+    const upstream = await upstreamWith();
+    await proxyOn(upstream, {
+      projectName: "checkout",
+      namePrefix: "web.",
+      tags: [
+        { name: "team", value: "a" },
+        { name: "simple", value: "b" },
+      ],
+      serviceAppName: "edge-1",
+      serviceInstanceId: "instance-9",
+    });
+    const poll = upstream.requestsTo(FEATURES)[0]!;
+    expect(poll.query.get("project")).toBe("checkout");
+    expect(poll.query.get("namePrefix")).toBe("web.");
+    expect(poll.query.getAll("tag")).toEqual(["team:a", "simple:b"]);
+    expect(poll.headers).toMatchObject({
+      authorization: "upstream-token",
+      "unleash-appname": "edge-1",
+      "unleash-instanceid": "instance-9",
+      "user-agent": "edge-1",
+      "unleash-interval": "40",
+    });
+    expect(poll.headers["unleash-sdk"]).toMatch(/^signalbox-proxy:/);
+  });
+
+  test("every refreshInterval, with the last ETag; a change upstream is served", async () => {
+    const upstream = await upstreamWith();
+    const proxy = await proxyOn(upstream);
+    await upstream.waitFor(
+      (request) => request.headers["if-none-match"] === upstream.etag,
+      "a conditional poll",
+    );
+    // Five polls take 200 ms at the configured 40 ms, and 20 s at the default 5 s.
+    await upstream.waitFor(() => upstream.requestsTo(FEATURES).length >= 5, "five polls");
+    upstream.setDocument(withFlag("brand-new"));
+    await eventually(async () => expect(await enabledNames(proxy)).toContain("brand-new"));
+  });
+
+  test("keeps serving the last configuration while the upstream fails, then recovers by itself", async () => {
+    const upstream = await upstreamWith();
+    const proxy = await proxyOn(upstream);
+    upstream.faults.set(FEATURES, 503);
+    await eventually(() => expect(logOf(proxy).has("warn", "HTTP 503")).toBe(true));
+    expect(logOf(proxy).has("warn", "serving the last configuration")).toBe(true);
+    expect(await enabledNames(proxy)).toContain("simple");
+    upstream.setDocument(withFlag("after-outage"));
+    upstream.faults.delete(FEATURES);
+    await eventually(async () => expect(await enabledNames(proxy)).toContain("after-outage"));
+    expect(logOf(proxy).has("info", "answers again")).toBe(true);
+  });
+
+  test("backs off on errors and rate limits: the wait grows with each failure", async () => {
+    const upstream = await upstreamWith();
+    upstream.faults.set(FEATURES, 429);
+    const proxy = await proxyOn(upstream, {}, false);
+    await eventually(() => expect(logOf(proxy).has("warn", "retrying in 120 ms")).toBe(true));
+    expect(logOf(proxy).has("warn", "retrying in 80 ms")).toBe(true);
+  });
+
+  test("stops polling on 401/403 and says so", async () => {
+    const upstream = await upstreamWith();
+    upstream.faults.set(FEATURES, 401);
+    // A failing registration is retried every metrics interval: a clock made of upstream requests.
+    upstream.faults.set(REGISTER, 500);
+    const proxy = await proxyOn(upstream, { refreshInterval: 20, metricsInterval: 100 }, false);
+    await eventually(() => expect(logOf(proxy).has("error", "polling has stopped")).toBe(true));
+    const polls = upstream.requestsTo(FEATURES).length;
+    const attempts = upstream.requestsTo(REGISTER).length;
+    // Two more metrics intervals are at least ten refresh intervals: a proxy still polling would have.
+    await upstream.waitFor(
+      () => upstream.requestsTo(REGISTER).length >= attempts + 2,
+      "two more registrations",
+    );
+    expect(upstream.requestsTo(FEATURES)).toHaveLength(polls);
+    expect((await proxy.app.inject({ method: "GET", url: "/proxy/health" })).statusCode).toBe(503);
+  });
+});
+
+describe("storageProvider", () => {
+  test("the last good configuration is saved, and a restart while the upstream is down serves it", async () => {
+    const storage = new FileStorageProvider(await mkdtemp(join(tmpdir(), "signalbox-proxy-storage-")));
+    const upstream = await upstreamWith(withFlag("saved"));
+    const first = await proxyOn(upstream, { storageProvider: storage, serviceAppName: "stored-app" });
+    await eventually(async () =>
+      expect((await storage.get("stored-app"))?.features.length).toBeGreaterThan(0),
+    );
+    await first.close();
+
+    upstream.faults.set(FEATURES, 500);
+    const restarted = await proxyOn(upstream, { storageProvider: storage, serviceAppName: "stored-app" });
+    expect(await enabledNames(restarted)).toContain("saved");
+  });
+
+  test("a custom provider is asked for the configuration at start and told about each new one", async () => {
+    const saved: ClientFeatures[] = [];
+    const asked: string[] = [];
+    const storage: StorageProvider = {
+      async set(_key, data) {
+        saved.push(data);
+      },
+      async get(key) {
+        asked.push(key);
+        return undefined;
+      },
+    };
+    const upstream = await upstreamWith();
+    await proxyOn(upstream, { storageProvider: storage });
+    expect(asked).toEqual(["service-proxy"]);
+    await eventually(() => expect(saved[0]?.features).toHaveLength(flagDocument().features.length));
+  });
+});
+
+describe("expBootstrap", () => {
+  test("serves the bootstrap document until the upstream answers, then the upstream's", async () => {
+    const upstream = await upstreamWith(withFlag("from-upstream"));
+    upstream.faults.set(FEATURES, 500);
+    upstream.documents.set("/bootstrap.json", withFlag("from-bootstrap"));
+    const proxy = await proxyOn(upstream, {
+      expBootstrap: {
+        url: upstream.url.replace("/api", "/bootstrap.json"),
+        urlHeaders: { Authorization: "bootstrap-secret" },
+      },
+    });
+    expect(await enabledNames(proxy)).toContain("from-bootstrap");
+    expect(upstream.requestsTo("/bootstrap.json")[0]!.headers.authorization).toBe("bootstrap-secret");
+    upstream.faults.delete(FEATURES);
+    await eventually(async () => expect(await enabledNames(proxy)).toContain("from-upstream"));
+    expect(await enabledNames(proxy)).not.toContain("from-bootstrap");
+  });
+});
+
+describe("registration and usage metrics", () => {
+  const clientMetrics = (
+    toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>,
+  ) => ({
+    appName: "web",
+    instanceId: "browser",
+    bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles },
+  });
+
+  const sentToggles = (request: RecordedRequest) => JSON.parse(request.body).bucket.toggles;
+
+  test("registers on start with its identity and strategies", async () => {
+    const upstream = await upstreamWith();
+    await proxyOn(upstream, {
+      serviceAppName: "edge-1",
+      serviceInstanceId: "instance-9",
+      customStrategies: [tenantStrategy],
+      metricsInterval: 1234,
+    });
+    const registration = JSON.parse((await upstream.waitFor((request) => request.path === REGISTER)).body);
+    expect(registration).toMatchObject({ appName: "edge-1", instanceId: "instance-9", interval: 1234 });
+    expect(registration.strategies).toEqual(expect.arrayContaining(["default", "flexibleRollout", "tenant"]));
+    expect(Date.parse(registration.started)).not.toBeNaN();
+  });
+
+  test("sends the counts of its own evaluations and of what clients posted, every metricsInterval", async () => {
+    const upstream = await upstreamWith();
+    const proxy = await proxyOn(upstream, { serviceAppName: "edge-1" });
+    await proxy.app.inject({
+      method: "POST",
+      url: "/proxy",
+      headers: { authorization: CLIENT_KEY },
+      payload: { toggles: ["colors", "off"], context: {} },
+    });
+    await proxy.app.inject({
+      method: "POST",
+      url: "/proxy/client/metrics",
+      headers: { authorization: CLIENT_KEY },
+      payload: clientMetrics({ colors: { yes: 2, no: 1, variants: { blue: 2 } }, simple: { yes: 5, no: 0 } }),
+    });
+    const sent = await upstream.waitFor(
+      (request) => request.path === METRICS && "simple" in sentToggles(request),
+      "the counts",
+    );
+    const body = JSON.parse(sent.body);
+    expect(body.appName).toBe("edge-1");
+    expect(body.bucket.toggles).toEqual({
+      colors: { yes: 3, no: 1, variants: { blue: 3 } },
+      off: { yes: 0, no: 1, variants: {} },
+      simple: { yes: 5, no: 0, variants: {} },
+    });
+  });
+
+  test("a failed send is retried at the next interval with nothing dropped", async () => {
+    const upstream = await upstreamWith();
+    upstream.faults.set(METRICS, 500);
+    const proxy = await proxyOn(upstream);
+    await proxy.app.inject({
+      method: "POST",
+      url: "/proxy/client/metrics",
+      headers: { authorization: CLIENT_KEY },
+      payload: clientMetrics({ simple: { yes: 4, no: 1 } }),
+    });
+    await upstream.waitFor((request) => request.path === METRICS, "a failing send");
+    await proxy.app.inject({
+      method: "POST",
+      url: "/proxy/client/metrics",
+      headers: { authorization: CLIENT_KEY },
+      payload: clientMetrics({ simple: { yes: 1, no: 0 } }),
+    });
+    upstream.faults.delete(METRICS);
+    await eventually(() => {
+      const delivered = upstream.requestsTo(METRICS).filter((request) => request.status === 202);
+      const total = delivered.reduce((sum, request) => sum + (sentToggles(request).simple?.yes ?? 0), 0);
+      expect(total).toBe(5);
+    });
+  });
+
+  test("client registrations are forwarded upstream", async () => {
+    const upstream = await upstreamWith();
+    const proxy = await proxyOn(upstream);
+    await proxy.app.inject({
+      method: "POST",
+      url: "/proxy/client/register",
+      headers: { authorization: CLIENT_KEY },
+      payload: { appName: "mobile", instanceId: "m-1", interval: 1000, started: 0, strategies: ["default"] },
+    });
+    const forwarded = await upstream.waitFor(
+      (request) => request.path === REGISTER && JSON.parse(request.body).appName === "mobile",
+    );
+    expect(JSON.parse(forwarded.body).instanceId).toBe("m-1");
+  });
+
+  test("closing sends what is still counted", async () => {
+    const upstream = await upstreamWith();
+    const proxy = await startProxy(upstream, { metricsInterval: 60_000 });
+    await proxy.app.inject({
+      method: "POST",
+      url: "/proxy/client/metrics",
+      headers: { authorization: CLIENT_KEY },
+      payload: clientMetrics({ greeting: { yes: 1, no: 0 } }),
+    });
+    await proxy.close();
+    expect(sentToggles(upstream.requestsTo(METRICS)[0]!)).toHaveProperty("greeting");
+  });
+});
