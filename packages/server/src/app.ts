@@ -63,6 +63,8 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
   const app: App = Fastify({
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimit,
+    // SDKs poll every few seconds: a log line per request would drown everything else.
+    disableRequestLogging: true,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
