@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: { conditions: ["signalbox-source"] },
   ssr: { resolve: { conditions: ["signalbox-source"] } },
   test: {
-    projects: ["packages/*"],
+    projects: ["packages/*", "e2e"],
     reporters: ["default", "./scripts/summary-reporter.ts"],
   },
 });

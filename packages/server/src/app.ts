@@ -10,6 +10,11 @@ import { environmentRoutes } from "./domains/environments/routes.js";
 import { EnvironmentService } from "./domains/environments/service.js";
 import { eventRoutes } from "./domains/events/routes.js";
 import { EventService } from "./domains/events/service.js";
+import { DependencyService } from "./domains/features/dependencies.js";
+import { featureRoutes } from "./domains/features/routes.js";
+import { FeatureService } from "./domains/features/service.js";
+import { StrategyService } from "./domains/features/strategies.js";
+import { FeatureTagService } from "./domains/features/tags.js";
 import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
 import { metricsRoutes } from "./domains/metrics/routes.js";
@@ -41,6 +46,13 @@ export function createServices(db: Db) {
   const contextFields = new ContextFieldService(db, events);
   const tagTypes = new TagTypeService(db, events);
   const strategyDefinitions = new StrategyDefinitionService(db, events);
+  const featureTags = new FeatureTagService(db, events, tagTypes);
+  const features = new FeatureService(db, events, projects, featureTags);
+  const strategies = new StrategyService(db, events, projects, {
+    segments,
+    definitions: strategyDefinitions,
+  });
+  const dependencies = new DependencyService(db, events);
   return {
     events,
     tokens,
@@ -53,6 +65,10 @@ export function createServices(db: Db) {
     contextFields,
     tagTypes,
     strategyDefinitions,
+    featureTags,
+    features,
+    strategies,
+    dependencies,
   };
 }
 
@@ -94,6 +110,12 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
   contextFieldRoutes(app, services.contextFields);
   tagTypeRoutes(app, services.tagTypes);
   strategyDefinitionRoutes(app, services.strategyDefinitions);
+  featureRoutes(app, {
+    features: services.features,
+    strategies: services.strategies,
+    tags: services.featureTags,
+    dependencies: services.dependencies,
+  });
 
   await app.ready();
   return { app, services };

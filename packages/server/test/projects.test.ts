@@ -181,7 +181,7 @@ describe.each(databaseKinds)("projects (%s)", (kind) => {
   });
 
   it("archives and revives only projects without active flags", async () => {
-    const archive = (id: string) => server.request(`/api/admin/projects/${id}/archive`, { method: "POST" });
+    const archive = (id: string) => server.request(`/api/admin/projects/archive/${id}`, { method: "POST" });
     const refused = await archive("search");
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain("search-fresh");
@@ -198,7 +198,7 @@ describe.each(databaseKinds)("projects (%s)", (kind) => {
     expect((await latestEvent(server, "project-archived")).project).toBe("checkout");
     expect((await archive("checkout")).status).toBe(404);
 
-    const revived = await server.request("/api/admin/projects/checkout/revive", { method: "POST" });
+    const revived = await server.request("/api/admin/projects/revive/checkout", { method: "POST" });
     expect(revived.status).toBe(200);
     expect(await listedIds("?archived=true")).toEqual([]);
     expect((await latestEvent(server, "project-revived")).project).toBe("checkout");

@@ -87,12 +87,13 @@ export function projectRoutes(app: App, projects: ProjectService): void {
     },
   );
 
+  // The reference's paths: `/projects/:id/archive` archives a project's flags instead.
   for (const [path, act] of [
     ["archive", (id: string, by: string) => projects.archive(id, by)],
     ["revive", (id: string, by: string) => projects.revive(id, by)],
   ] as const) {
     app.post(
-      `/api/admin/projects/:projectId/${path}`,
+      `/api/admin/projects/${path}/:projectId`,
       { schema: { params: ProjectId } },
       async (request, reply) => {
         await act(request.params.projectId, actor(request));

@@ -106,6 +106,11 @@ export class StrategyDefinitionService {
     });
   }
 
+  /** For other domains, inside their transaction. */
+  async exists(db: Db, name: string): Promise<boolean> {
+    return (await strategyDefinitionStore.byName(db, name)) !== undefined;
+  }
+
   private async require(db: Db, name: string): Promise<StrategyDefinitionRow> {
     const row = await strategyDefinitionStore.byName(db, name);
     if (!row) throw notFound(`Could not find strategy ${name}`);

@@ -71,6 +71,11 @@ export class TagTypeService {
     if (await tagTypeStore.byName(this.db, name)) throw nameExists(`A tag type named ${name} already exists`);
   }
 
+  /** For other domains, inside their transaction. */
+  async exists(db: Db, name: string): Promise<boolean> {
+    return (await tagTypeStore.byName(db, name)) !== undefined;
+  }
+
   private async require(db: Db, name: string): Promise<TagTypeRow> {
     const row = await tagTypeStore.byName(db, name);
     if (!row) throw notFound(`Could not find tag type ${name}`);

@@ -1,0 +1,197 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../db/connection.js";
+import type { ConstraintRow } from "../../db/schema.js";
+import { invalidField, notFound } from "../../http/errors.js";
+import { type PatchOperations, patched } from "../../http/json-patch.js";
+import type { EventService } from "../events/service.js";
+import { type ProjectLookup, requireEnvironment, requireFeature } from "./access.js";
+import { Strategy } from "./schemas.js";
+import { type FeatureRow, featureStore, type StrategyValues } from "./store.js";
+import { settleVariants, type VariantInput } from "./variants.js";
+import { type StrategyView, strategyView } from "./view.js";
+
+export interface StrategyInput {
+  name: string;
+  title?: string | null;
+  disabled?: boolean | null;
+  sortOrder?: number;
+  constraints?: ConstraintRow[];
+  segments?: number[];
+  parameters?: Record<string, string | number | boolean>;
+  variants?: VariantInput[];
+}
+
+/** What the features domain asks of the segments and strategy-definitions domains. */
+export interface StrategyLookups {
+  segments: { requireAll(db: Db, ids: number[]): Promise<void> };
+  definitions: { exists(db: Db, name: string): Promise<boolean> };
+}
+
+interface Place {
+  projectId: string;
+  featureName: string;
+  environment: string;
+}
+
+const subject = (row: FeatureRow, environment: string) => ({
+  project: row.project,
+  featureName: row.name,
+  environment,
+});
+
+/** The strategies of one flag in one environment. */
+export class StrategyService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventService,
+    private readonly projects: ProjectLookup,
+    private readonly lookups: StrategyLookups,
+  ) {}
+
+  async list(place: Place): Promise<StrategyView[]> {
+    const row = await this.locate(this.db, place);
+    return (await featureStore.strategies(this.db, [row.name], place.environment)).map(strategyView);
+  }
+
+  async get(place: Place, id: string): Promise<StrategyView> {
+    const row = await this.locate(this.db, place);
+    return strategyView(await this.requireStrategy(this.db, row, place.environment, id));
+  }
+
+  async add(place: Place, input: StrategyInput, by: string): Promise<StrategyView> {
+    return this.events.transaction(async (tx) => {
+      const row = await this.locate(tx.db, place);
+      const existing = await featureStore.strategies(tx.db, [row.name], place.environment);
+      const values = await this.settle(tx.db, row, input, existing.length);
+      const added = strategyView(
+        await featureStore.insertStrategy(tx.db, {
+          ...values,
+          id: randomUUID(),
+          featureName: row.name,
+          project: row.project,
+          environment: place.environment,
+        }),
+      );
+      tx.record({
+        type: "feature-strategy-add",
+        createdBy: by,
+        ...subject(row, place.environment),
+        data: added,
+      });
+      return added;
+    });
+  }
+
+  /** PUT replaces the strategy; PATCH applies a JSON Patch to what GET shows. */
+  async update(
+    place: Place,
+    id: string,
+    change: StrategyInput | PatchOperations,
+    by: string,
+  ): Promise<StrategyView> {
+    return this.events.transaction(async (tx) => {
+      const row = await this.locate(tx.db, place);
+      const before = strategyView(await this.requireStrategy(tx.db, row, place.environment, id));
+      const { id: _id, featureName: _feature, ...editable } = before;
+      const input: StrategyInput = Array.isArray(change)
+        ? patched(Strategy, editable, change)
+        : { sortOrder: before.sortOrder, ...change };
+      const values = await this.settle(tx.db, row, input, before.sortOrder);
+      const updated = strategyView(await featureStore.updateStrategy(tx.db, id, values));
+      tx.record({
+        type: "feature-strategy-update",
+        createdBy: by,
+        ...subject(row, place.environment),
+        data: updated,
+        preData: before,
+      });
+      return updated;
+    });
+  }
+
+  async remove(place: Place, id: string, by: string): Promise<void> {
+    await this.events.transaction(async (tx) => {
+      const row = await this.locate(tx.db, place);
+      const before = strategyView(await this.requireStrategy(tx.db, row, place.environment, id));
+      await featureStore.removeStrategy(tx.db, id);
+      tx.record({
+        type: "feature-strategy-remove",
+        createdBy: by,
+        ...subject(row, place.environment),
+        preData: before,
+      });
+    });
+  }
+
+  async reorder(place: Place, order: { id: string; sortOrder: number }[], by: string): Promise<void> {
+    await this.events.transaction(async (tx) => {
+      const row = await this.locate(tx.db, place);
+      const known = new Set(
+        (await featureStore.strategies(tx.db, [row.name], place.environment)).map((s) => s.id),
+      );
+      order.forEach((entry, index) => {
+        if (!known.has(entry.id))
+          throw invalidField(
+            `${index}.id`,
+            `strategy ${entry.id} is not one of this flag's in ${place.environment}`,
+          );
+      });
+      for (const entry of order)
+        await featureStore.updateStrategy(tx.db, entry.id, { sortOrder: entry.sortOrder });
+      tx.record({
+        type: "strategy-order-changed",
+        createdBy: by,
+        ...subject(row, place.environment),
+        data: order,
+      });
+    });
+  }
+
+  private async locate(db: Db, place: Place): Promise<FeatureRow> {
+    const row = await requireFeature(db, place.projectId, place.featureName);
+    await requireEnvironment(db, this.projects, row, place.environment);
+    return row;
+  }
+
+  private async requireStrategy(db: Db, row: FeatureRow, environment: string, id: string) {
+    const strategy = await featureStore.strategy(db, id);
+    if (!strategy || strategy.feature_name !== row.name || strategy.environment !== environment) {
+      throw notFound(`Could not find strategy ${id} of ${row.name} in ${environment}`);
+    }
+    return strategy;
+  }
+
+  /** Checks a strategy against what exists and brings it to the stored form. */
+  private async settle(
+    db: Db,
+    row: FeatureRow,
+    input: StrategyInput,
+    sortOrder: number,
+  ): Promise<StrategyValues> {
+    if (!(await this.lookups.definitions.exists(db, input.name))) {
+      throw invalidField("name", `There is no strategy called ${input.name}`);
+    }
+    const segments = [...new Set(input.segments ?? [])];
+    await this.lookups.segments.requireAll(db, segments);
+    const parameters = Object.fromEntries(
+      Object.entries(input.parameters ?? {}).map(([key, value]) => [key, String(value)]),
+    );
+    // A rollout hashes on its group id and stickiness: fill them in as the admin UI does,
+    // so every SDK buckets users the same way.
+    if (input.name === "flexibleRollout") {
+      parameters.groupId ||= row.name;
+      parameters.stickiness ||= "default";
+      parameters.rollout ??= "100";
+    }
+    return {
+      name: input.name,
+      title: input.title ?? null,
+      disabled: input.disabled ?? false,
+      sortOrder: input.sortOrder ?? sortOrder,
+      parameters,
+      constraints: input.constraints ?? [],
+      variants: settleVariants(input.variants ?? [], "variants"),
+      segments,
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import jsonpatch, { type Operation } from "fast-json-patch";
+import { type Static, type TSchema, Type } from "typebox";
+import { Value } from "typebox/value";
+import { ApiError, validationError } from "./errors.js";
+
+/** A JSON Patch (RFC 6902) body. */
+export const JsonPatch = Type.Array(
+  Type.Object({
+    op: Type.Enum(["add", "remove", "replace", "copy", "move", "test"]),
+    path: Type.String(),
+    from: Type.Optional(Type.String()),
+    value: Type.Optional(Type.Unknown()),
+  }),
+);
+
+export type PatchOperations = Static<typeof JsonPatch>;
+
+/**
+ * A copy of `document` with the JSON Patch applied, checked against the same schema the
+ * PUT body must meet: a patch cannot store what a replacement could not.
+ */
+export function patched<S extends TSchema>(
+  schema: S,
+  document: unknown,
+  operations: PatchOperations,
+): Static<S> {
+  let result: unknown;
+  try {
+    result = jsonpatch.applyPatch(
+      structuredClone(document),
+      operations as Operation[],
+      true,
+      true,
+      true,
+    ).newDocument;
+  } catch (error) {
+    throw validationError(`The JSON Patch does not apply: ${(error as Error).message.split("\n")[0]}`);
+  }
+  if (!Value.Check(schema, result)) {
+    const details = [...Value.Errors(schema, result)].map((issue) => {
+      const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
+      return { message: `${path || "value"} ${issue.message}`, ...(path ? { path } : {}) };
+    });
+    throw new ApiError(400, "ValidationError", "The patched value does not match the schema.", details);
+  }
+  return result as Static<S>;
+}
