@@ -6,7 +6,8 @@ import { inScope, type Scope, scopeKey } from "./scope.js";
 import { type EnvironmentContent, readEnvironment, type SdkFeature } from "./store.js";
 
 export interface Document {
-  body: string;
+  /** Encoded once: a large listing is not turned into bytes again for every SDK. */
+  body: Buffer;
   etag: string;
 }
 
@@ -26,7 +27,7 @@ interface EnvironmentState {
 
 const HISTORY_LIMIT = 1000;
 
-const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+const etagOf = (body: Buffer) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 
 function inlineSegments(feature: FeatureDefinition, segments: ReadonlyMap<number, SegmentDefinition>) {
   return {
@@ -95,7 +96,7 @@ export class ClientFeaturesService {
     const key = `${scopeKey(scope)}|${inline}`;
     let document = state.documents.get(key);
     if (!document) {
-      const body = JSON.stringify(this.listing(state.content, scope, inline));
+      const body = Buffer.from(JSON.stringify(this.listing(state.content, scope, inline)));
       document = { body, etag: etagOf(body) };
       state.documents.set(key, document);
     }
