@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify from "fastify";
+import Fastify, { LogController } from "fastify";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
@@ -80,7 +80,7 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimit,
     // SDKs poll every few seconds: a log line per request would drown everything else.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -17,6 +17,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await migrate(connection.db);
     const { app, services } = await buildApp(config, connection.db);
     await services.events.start(connection.kind === "postgres" ? config.revisionPollMs : undefined);
+    services.tokens.start(60_000);
     await services.tokens.ensure(config.initTokens.admin, "admin", "system");
     await services.tokens.ensure(config.initTokens.client, "client", "system");
     await services.tokens.ensure(config.initTokens.frontend, "frontend", "system");
@@ -31,6 +32,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         closing ??= (async () => {
           services.events.stop();
           await app.close();
+          await services.tokens.stop();
           await connection.close();
         })();
         return closing;

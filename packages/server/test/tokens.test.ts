@@ -22,6 +22,14 @@ describe.each(databaseKinds)("API tokens (%s)", (kind) => {
     const mine = listed.body.tokens.find((token: { id: number }) => token.id === created.body.id);
     expect(mine).toMatchObject({ tokenName: "my-app", type: "client", environment: "production" });
     expect(mine.secret).toBeUndefined();
+    expect(mine.seenAt).toBeNull();
+    expect((await server.request("/api/client/features", { token: created.body.secret })).status).toBe(200);
+    await server.services.tokens.flushSeen();
+    const used = (await server.request("/api/admin/api-tokens")).body.tokens.find(
+      (token: { id: number }) => token.id === created.body.id,
+    );
+    expect(used.seenAt).toEqual(expect.any(String));
+
     const stored = await server.db.selectFrom("api_tokens").select("secret_hash").execute();
     expect(stored.map((row) => row.secret_hash)).not.toContain(created.body.secret);
 

@@ -85,11 +85,32 @@ export class TokenService {
     string,
     { principal: Principal | undefined; until: number; expiresAt: number }
   >();
+  // Use is remembered in memory and written in batches, never on the request path.
+  private readonly seen = new Set<number>();
+  private flusher: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
   ) {}
+
+  /** Starts writing `seenAt` every `flushMs`. */
+  start(flushMs: number): void {
+    this.flusher = setInterval(() => void this.flushSeen().catch(() => {}), flushMs);
+    this.flusher.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.flusher);
+    await this.flushSeen().catch(() => {});
+  }
+
+  async flushSeen(): Promise<void> {
+    if (this.seen.size === 0) return;
+    const ids = [...this.seen];
+    this.seen.clear();
+    await tokenStore.markSeen(this.db, ids, new Date());
+  }
 
   async list(): Promise<TokenView[]> {
     return (await tokenStore.list(this.db)).map(view);
@@ -189,7 +210,10 @@ export class TokenService {
   async resolve(secret: string): Promise<Principal | undefined> {
     const now = Date.now();
     const cached = this.cache.get(secret);
-    if (cached && cached.until > now && cached.expiresAt > now) return cached.principal;
+    if (cached && cached.until > now && cached.expiresAt > now) {
+      if (cached.principal) this.seen.add(cached.principal.tokenId);
+      return cached.principal;
+    }
     const row = await tokenStore.byHash(this.db, hash(secret));
     const expiresAt = row?.expires_at?.getTime() ?? Number.POSITIVE_INFINITY;
     const principal =
@@ -205,6 +229,7 @@ export class TokenService {
     if (this.cache.size > 10_000) this.cache.clear();
     // Unknown secrets are remembered briefly only, so a token created elsewhere works at once.
     this.cache.set(secret, { principal, until: now + (principal ? CACHE_MS : 1000), expiresAt });
+    if (principal) this.seen.add(principal.tokenId);
     return principal;
   }
 }
