@@ -1,3 +1,4 @@
+import type { ConstraintDefinition } from "@signalbox/engine";
 import type { ColumnType, Generated } from "kysely";
 
 /** A jsonb column: read as a value, written as JSON text (pg would turn arrays into PG arrays). */
@@ -6,14 +7,8 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-export interface ConstraintRow {
-  contextName: string;
-  operator: string;
-  values?: string[];
-  value?: string;
-  inverted?: boolean;
-  caseInsensitive?: boolean;
-}
+/** Constraints are stored in the shape SDKs read them. */
+export type ConstraintRow = ConstraintDefinition;
 
 export interface PayloadRow {
   type: string;

@@ -16,7 +16,7 @@ import {
   UpdateFeature,
   Variants,
 } from "./schemas.js";
-import type { FeatureService } from "./service.js";
+import type { FeatureService, VariantChange } from "./service.js";
 import type { StrategyService } from "./strategies.js";
 import type { FeatureTagService } from "./tags.js";
 
@@ -191,46 +191,35 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
       request.params.environment,
     ),
   }));
-  app.put(
-    `${environment}/variants`,
-    { schema: { params: EnvironmentParams, body: Variants } },
-    async (request) => {
-      const { projectId, featureName, environment: env } = request.params;
-      const change = { variants: request.body };
-      return {
-        version: 1,
-        variants: await features.setVariants(projectId, featureName, [env], change, actor(request)),
-      };
-    },
-  );
-  app.patch(
-    `${environment}/variants`,
-    { schema: { params: EnvironmentParams, body: JsonPatch } },
-    async (request) => {
-      const { projectId, featureName, environment: env } = request.params;
-      const change = { patch: request.body };
-      return {
-        version: 1,
-        variants: await features.setVariants(projectId, featureName, [env], change, actor(request)),
-      };
-    },
-  );
-  app.put(`${base}/variants`, { schema: { params: FeatureParams, body: Variants } }, async (request) => {
-    const { projectId, featureName } = request.params;
-    const change = { variants: request.body };
-    return {
-      version: 1,
-      variants: await features.setVariants(projectId, featureName, undefined, change, actor(request)),
-    };
+  // PUT replaces the variants, PATCH applies a JSON Patch to them; without an environment
+  // in the path they are the reference's flag-level variants, set in every environment.
+  const variantsReply = async (
+    { projectId, featureName }: { projectId: string; featureName: string },
+    environments: string[] | undefined,
+    change: VariantChange,
+    by: string,
+  ) => ({
+    version: 1,
+    variants: await features.setVariants(projectId, featureName, environments, change, by),
   });
-  app.patch(`${base}/variants`, { schema: { params: FeatureParams, body: JsonPatch } }, async (request) => {
-    const { projectId, featureName } = request.params;
-    const change = { patch: request.body };
-    return {
-      version: 1,
-      variants: await features.setVariants(projectId, featureName, undefined, change, actor(request)),
-    };
-  });
+  const environmentOf = (params: object) =>
+    "environment" in params ? [String(params.environment)] : undefined;
+  for (const [path, params] of [
+    [`${environment}/variants`, EnvironmentParams],
+    [`${base}/variants`, FeatureParams],
+  ] as const) {
+    app.put(path, { schema: { params, body: Variants } }, (request) =>
+      variantsReply(
+        request.params,
+        environmentOf(request.params),
+        { variants: request.body },
+        actor(request),
+      ),
+    );
+    app.patch(path, { schema: { params, body: JsonPatch } }, (request) =>
+      variantsReply(request.params, environmentOf(request.params), { patch: request.body }, actor(request)),
+    );
+  }
   app.get(`${base}/variants`, { schema: { params: FeatureParams } }, async (request) => ({
     version: 1,
     variants: (await features.get(request.params.projectId, request.params.featureName)).variants,
@@ -243,20 +232,13 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
         body: Type.Object({ variants: Variants, environments: Type.Array(Type.String(), { minItems: 1 }) }),
       },
     },
-    async (request) => {
-      const { projectId, featureName } = request.params;
-      const { variants, environments } = request.body;
-      return {
-        version: 1,
-        variants: await features.setVariants(
-          projectId,
-          featureName,
-          environments,
-          { variants },
-          actor(request),
-        ),
-      };
-    },
+    (request) =>
+      variantsReply(
+        request.params,
+        request.body.environments,
+        { variants: request.body.variants },
+        actor(request),
+      ),
   );
 
   // Strategies

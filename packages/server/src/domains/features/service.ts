@@ -27,6 +27,8 @@ export interface FeatureChanges {
   project?: string;
 }
 
+export type VariantChange = { variants: VariantInput[] } | { patch: PatchOperations };
+
 const metadata = (row: FeatureRow): FeatureChanges => ({
   type: row.type,
   description: row.description,
@@ -321,7 +323,7 @@ export class FeatureService {
     projectId: string,
     name: string,
     environments: string[] | undefined,
-    change: { variants: VariantInput[] } | { patch: PatchOperations },
+    change: VariantChange,
     changedBy: string,
   ): Promise<VariantRow[]> {
     return this.events.transaction(async (tx) => {

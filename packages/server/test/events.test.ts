@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "./support/database.js";
+import { expectInvalid } from "./support/fixtures.js";
+import { startTestServer, type TestServer } from "./support/server.js";
+
+describe.each(databaseKinds)("event log (%s)", (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    await server.request("/api/admin/projects", { method: "POST", body: { id: "shop", name: "Shop" } });
+    for (const [project, name] of [
+      ["default", "dark-mode"],
+      ["shop", "one-click-buy"],
+      ["shop", "gift-cards"],
+    ]) {
+      await server.request(`/api/admin/projects/${project}/features`, {
+        method: "POST",
+        body: { name, description: `About ${name}` },
+      });
+    }
+    await server.request("/api/admin/projects/shop/features/gift-cards/environments/production/on", {
+      method: "POST",
+    });
+  });
+  afterAll(() => server.close());
+
+  const search = (body: unknown) => server.request("/api/admin/events/search", { method: "POST", body });
+  const summary = (events: { type: string; featureName: string | null }[]) =>
+    events.map((event) => `${event.type} ${event.featureName ?? "-"}`);
+
+  it("finds events by type, project, flag and free text, newest first", async () => {
+    const created = await search({ type: "feature-created" });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ version: 1, totalEvents: 3 });
+    expect(summary(created.body.events)).toEqual([
+      "feature-created gift-cards",
+      "feature-created one-click-buy",
+      "feature-created dark-mode",
+    ]);
+    expect(created.body.events[0]).toEqual({
+      id: expect.any(Number),
+      type: "feature-created",
+      createdAt: expect.any(String),
+      createdBy: "init-admin",
+      createdByUserId: null,
+      project: "shop",
+      environment: null,
+      featureName: "gift-cards",
+      data: expect.objectContaining({ name: "gift-cards", description: "About gift-cards" }),
+      preData: null,
+      tags: [],
+    });
+
+    expect(summary((await search({ project: "shop", feature: "gift-cards" })).body.events)).toEqual([
+      "feature-environment-enabled gift-cards",
+      "feature-strategy-add gift-cards",
+      "feature-created gift-cards",
+    ]);
+    expect(summary((await search({ query: "ONE-CLICK" })).body.events)).toEqual([
+      "feature-created one-click-buy",
+    ]);
+    expect((await search({ query: "100%_" })).body).toMatchObject({ events: [], totalEvents: 0 });
+  });
+
+  it("pages with limit and offset, counting every match", async () => {
+    const all = (await search({ project: "shop" })).body;
+    const page = (await search({ project: "shop", limit: 2, offset: 1 })).body;
+    expect(page.totalEvents).toBe(all.totalEvents);
+    expect(page.events).toEqual(all.events.slice(1, 3));
+    expectInvalid(await search({ limit: 0 }), "limit");
+    expectInvalid(await search({ limit: 101 }), "limit");
+    expectInvalid(await search({ offset: -1 }), "offset");
+  });
+
+  it("lists events on GET, filtered by project", async () => {
+    const listed = await server.request("/api/admin/events?project=default");
+    expect(listed.status).toBe(200);
+    expect(listed.body.events.every((event: { project: string }) => event.project === "default")).toBe(true);
+    expect(summary(listed.body.events)).toContain("feature-created dark-mode");
+    expect((await server.request("/api/admin/events", { token: null })).status).toBe(401);
+  });
+
+  it("writes no event for a rejected change", async () => {
+    const before = (await search({})).body.totalEvents;
+    await server.request("/api/admin/projects/shop/features", {
+      method: "POST",
+      body: { name: "gift-cards" },
+    });
+    await server.request("/api/admin/projects/shop/features/gift-cards/environments/production/strategies", {
+      method: "POST",
+      body: { name: "nonexistent" },
+    });
+    expect((await search({})).body.totalEvents).toBe(before);
+  });
+});
