@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "./support/database.js";
 import {
@@ -176,6 +178,40 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
     expect(changed.body.features.find((f: { name: string }) => f.name === "checkout").enabled).toBe(false);
+  });
+
+  it("gzips the listing for SDKs that accept it, the same bytes under the same ETag", async () => {
+    // fetch would decompress on its own; the raw bytes are what an SDK's HTTP client gets.
+    const raw = (acceptEncoding: string) =>
+      new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
+        const url = new URL("/api/client/features", server.url);
+        httpRequest(
+          url,
+          { headers: { authorization: CLIENT_TOKEN, "accept-encoding": acceptEncoding } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+          },
+        )
+          .on("error", reject)
+          .end();
+      });
+    const setDescription = (description: string | null) =>
+      server.services.events.transaction(async ({ db, record }) => {
+        await db.updateTable("features").set({ description }).where("name", "=", "banner").execute();
+        record({ type: "feature-metadata-updated", createdBy: "test", featureName: "banner" });
+      });
+    await setDescription("A banner on top of every page. ".repeat(20));
+    const plain = await raw("identity");
+    expect(plain.bytes.length).toBeGreaterThan(1024);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const zipped = await raw("gzip, deflate, br");
+    expect(zipped.headers).toMatchObject({ "content-encoding": "gzip", vary: "accept-encoding" });
+    expect(gunzipSync(zipped.bytes)).toEqual(plain.bytes);
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+    expect((await raw("gzip;q=0")).headers["content-encoding"]).toBeUndefined();
+    await setDescription(null);
   });
 
   it("serves one flag, 404 for an unknown one, and refuses frontend tokens", async () => {

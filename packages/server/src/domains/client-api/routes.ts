@@ -26,6 +26,18 @@ function inlineSegments(header: string | string[] | undefined): boolean {
   return major < 4 || (major === 4 && minor < 2);
 }
 
+/** Whether a client takes gzip: named (or `*`) without `q=0`, as SDK HTTP clients send it. */
+function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? "").split(",").some((entry) => {
+    const [coding, ...parameters] = entry.split(";").map((part) => part.trim().toLowerCase());
+    const refused = parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
+    return (coding === "gzip" || coding === "*") && !refused;
+  });
+}
+
+/** Small listings are not worth compressing. */
+const GZIP_THRESHOLD = 1024;
+
 const revisionOf = (header: string | undefined) => {
   const match = header ? /(\d+)/.exec(header) : null;
   return match ? Number(match[1]) : undefined;
@@ -37,9 +49,13 @@ export function clientApiRoutes(app: App, features: ClientFeaturesService): void
   app.get("/api/client/features", { config, schema: { querystring: Query } }, async (request, reply) => {
     const scope = scopeFor(request.principal!, request.query as ScopeQuery);
     const document = await features.document(scope, inlineSegments(request.headers["unleash-client-spec"]));
-    reply.header("etag", document.etag).header("cache-control", "no-cache");
+    reply.header("etag", document.etag).header("cache-control", "no-cache").header("vary", "accept-encoding");
     if (request.headers["if-none-match"] === document.etag) return reply.status(304).send();
-    return reply.type("application/json; charset=utf-8").send(document.body);
+    reply.type("application/json; charset=utf-8");
+    if (document.body.length >= GZIP_THRESHOLD && acceptsGzip(request.headers["accept-encoding"])) {
+      return reply.header("content-encoding", "gzip").send(await document.gzipped());
+    }
+    return reply.send(document.body);
   });
 
   app.get(

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { DeltaEvent, FeatureDefinition, SegmentDefinition } from "@signalbox/engine";
 import type { Db } from "../../db/connection.js";
 import type { EventService } from "../events/service.js";
@@ -9,6 +11,8 @@ export interface Document {
   /** Encoded once: a large listing is not turned into bytes again for every SDK. */
   body: Buffer;
   etag: string;
+  /** The body gzipped, compressed on the first request that accepts it and then kept. */
+  gzipped(): Promise<Buffer>;
 }
 
 interface Change {
@@ -27,7 +31,19 @@ interface EnvironmentState {
 
 const HISTORY_LIMIT = 1000;
 
-const etagOf = (body: Buffer) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+const gzipAsync = promisify(gzip);
+
+function documentOf(body: Buffer): Document {
+  let gzipped: Promise<Buffer> | undefined;
+  return {
+    body,
+    etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
+    gzipped: () => {
+      gzipped ??= gzipAsync(body);
+      return gzipped;
+    },
+  };
+}
 
 function inlineSegments(feature: FeatureDefinition, segments: ReadonlyMap<number, SegmentDefinition>) {
   return {
@@ -96,8 +112,7 @@ export class ClientFeaturesService {
     const key = `${scopeKey(scope)}|${inline}`;
     let document = state.documents.get(key);
     if (!document) {
-      const body = Buffer.from(JSON.stringify(this.listing(state.content, scope, inline)));
-      document = { body, etag: etagOf(body) };
+      document = documentOf(Buffer.from(JSON.stringify(this.listing(state.content, scope, inline))));
       state.documents.set(key, document);
     }
     return document;
