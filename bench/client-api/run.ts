@@ -96,6 +96,7 @@ interface Row {
   rssMiB: number;
   cores: number;
   failures: number;
+  failureKinds: Record<string, number>;
 }
 
 async function measure(service: string, script: string, rows: Row[]) {
@@ -151,13 +152,14 @@ async function measure(service: string, script: string, rows: Row[]) {
         p99: result.p99,
         rssMiB: residentMiB(pid),
         cores: (cpuSeconds(pid) - cpuBefore) / ((Date.now() - loadStarted) / 1000),
-        // 304s are the expected answer to If-None-Match, not failures.
-        failures: result.errors + (variant === "If-None-Match" ? 0 : result.non2xx),
+        failures: result.failures,
+        failureKinds: result.failureKinds,
       });
       const row = rows.at(-1)!;
       console.log(
         `${service.padEnd(20)} ${variant.padEnd(15)} c=${connections} ${Math.round(row.rps).toLocaleString("en-US").padStart(8)} req/s  ` +
-          `p50 ${row.p50} ms  p99 ${row.p99} ms  rss ${row.rssMiB.toFixed(0)} MiB  cores ${row.cores.toFixed(2)}  failures ${row.failures}`,
+          `p50 ${row.p50} ms  p99 ${row.p99} ms  rss ${row.rssMiB.toFixed(0)} MiB  cores ${row.cores.toFixed(2)}  failures ${row.failures}` +
+          (row.failures > 0 ? ` (${JSON.stringify(row.failureKinds)})` : ""),
       );
     }
   } finally {

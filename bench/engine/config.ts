@@ -174,15 +174,15 @@ export function buildDocument(flags = 1000, seed = 7): ClientFeatures {
   return { version: 2, features, segments };
 }
 
-export interface BenchContext {
+export type BenchContext = {
   userId: string;
   sessionId: string;
   remoteAddress: string;
   environment: string;
   appName: string;
-  currentTime: string;
+  currentTime: Date;
   properties: Record<string, string>;
-}
+};
 
 export function buildContexts(count = 10_000, seed = 11): BenchContext[] {
   const random = prng(seed);
@@ -194,7 +194,7 @@ export function buildContexts(count = 10_000, seed = 11): BenchContext[] {
       random() < 0.5 ? `10.1.${i % 256}.${Math.floor(random() * 256)}` : `84.${i % 256}.3.${i % 200}`,
     environment: "production",
     appName: "web",
-    currentTime: "2025-09-01T12:00:00.000Z",
+    currentTime: new Date("2025-09-01T12:00:00.000Z"),
     properties: {
       tenant: pick(TENANTS),
       country: pick(COUNTRIES),

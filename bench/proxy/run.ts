@@ -40,6 +40,7 @@ interface Row {
   rssMiB: number;
   cores: number;
   failures: number;
+  failureKinds: Record<string, number>;
 }
 
 async function measure(name: string, script: string, upstreamUrl: string, flags: number, rows: Row[]) {
@@ -67,13 +68,15 @@ async function measure(name: string, script: string, upstreamUrl: string, flags:
           p99: result.p99,
           rssMiB: residentMiB(pid),
           cores,
-          failures: result.errors + result.non2xx,
+          failures: result.failures,
+          failureKinds: result.failureKinds,
         });
         const row = rows.at(-1)!;
         console.log(
           `${name.padEnd(16)} ${String(flags).padStart(5)} flags ${method.padEnd(4)} c=${String(connections).padEnd(3)} ` +
             `${Math.round(row.rps).toLocaleString("en-US").padStart(8)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  ` +
-            `rss ${row.rssMiB.toFixed(0)} MiB  cores ${row.cores.toFixed(2)}  failures ${row.failures}`,
+            `rss ${row.rssMiB.toFixed(0)} MiB  cores ${row.cores.toFixed(2)}  failures ${row.failures}` +
+            (row.failures > 0 ? ` (${JSON.stringify(row.failureKinds)})` : ""),
         );
       }
     }
