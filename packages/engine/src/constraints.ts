@@ -27,8 +27,18 @@ function parseNumber(text: string | undefined): number {
   return text === undefined || text.trim() === "" ? Number.NaN : Number(text);
 }
 
+// One context's date constraints all read the same currentTime: remembering the last
+// text parsed spares a Date.parse per constraint.
+let lastDateText: string | undefined;
+let lastDate = Number.NaN;
+
 function parseDate(text: string | undefined): number {
-  return text === undefined ? Number.NaN : Date.parse(text);
+  if (text === undefined) return Number.NaN;
+  if (text !== lastDateText) {
+    lastDate = Date.parse(text);
+    lastDateText = text;
+  }
+  return lastDate;
 }
 
 /**

@@ -11,9 +11,24 @@ export function contextValue(context: Context, field: string): string | undefine
     if (value === undefined || value === null || value === "") return undefined;
   }
   if (typeof value === "string") return value;
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return isoOf(value);
   if (typeof value === "object") return undefined;
   return String(value);
+}
+
+// The same Date is read once per date constraint of every flag: keep its last text,
+// keyed by its time rather than by identity, since a Date can be changed in place.
+let lastTime = Number.NaN;
+let lastIso = "";
+
+function isoOf(date: Date): string {
+  const time = date.getTime();
+  if (Number.isNaN(time)) return "Invalid Date";
+  if (time !== lastTime) {
+    lastIso = date.toISOString();
+    lastTime = time;
+  }
+  return lastIso;
 }
 
 /** The random identifier SDKs fall back to when a context has no sticky field. */

@@ -91,6 +91,29 @@ describe("strategies beyond the conformance suite", () => {
     expect(snapshot.evaluate("bad-regex", { userId: "a" }).enabled).toBe(false);
   });
 
+  it("compares Date contexts by time, even one Date changed in place, and an invalid one as off", () => {
+    const snapshot = compile({
+      features: [
+        flag({
+          name: "launch",
+          strategies: [
+            {
+              name: "default",
+              constraints: [
+                { contextName: "currentTime", operator: "DATE_AFTER", value: "2030-01-01T00:00:00.000Z" },
+              ],
+            },
+          ],
+        }),
+      ],
+    });
+    const now = new Date("2029-12-31T23:00:00.000Z");
+    expect(snapshot.evaluate("launch", { currentTime: now }).enabled).toBe(false);
+    now.setTime(Date.parse("2030-01-01T01:00:00.000Z"));
+    expect(snapshot.evaluate("launch", { currentTime: now }).enabled).toBe(true);
+    expect(snapshot.evaluate("launch", { currentTime: new Date(Number.NaN) }).enabled).toBe(false);
+  });
+
   it("skips disabled strategies and strategies that name a missing segment", () => {
     const snapshot = compile({
       version: 2,

@@ -45,6 +45,7 @@ const junk = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.constant(undefined),
+  fc.date({ noInvalidDate: false }),
   fc.array(fc.string(), { maxLength: 3 }),
   fc.constantFrom("1.2.3", "v1.0.0", "2022-01-01T00:00:00Z", "10.0.0.0/8", "::1", "(", "[[:alpha:]]", "50"),
 );
