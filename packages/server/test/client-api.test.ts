@@ -292,7 +292,7 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
       },
     });
 
-    const apps = await server.request("/api/admin/metrics/applications?query=sho");
+    const apps = await server.request("/api/admin/metrics/applications?query=nothing,sho");
     expect(apps.body).toEqual({
       total: 1,
       applications: [
@@ -300,6 +300,7 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
           appName: "shop",
           sdkVersion: "unleash-client-node:6.12.1",
           strategies: ["default"],
+          createdAt: expect.any(String),
           usage: [{ project: "*", environments: ["development"] }],
         }),
       ],

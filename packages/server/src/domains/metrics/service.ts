@@ -109,6 +109,7 @@ export class MetricsService {
           url: row.url ?? "",
           color: row.color ?? "",
           icon: row.icon ?? "",
+          createdAt: row.created_at.toISOString(),
           usage: [...byProject].map(([project, environments]) => ({ project, environments })),
         };
       }),

@@ -194,8 +194,16 @@ export const metricsStore = {
 
   async listApplications(db: Db, query: ApplicationQuery) {
     let select = db.selectFrom("client_applications");
-    if (query.query)
-      select = select.where("app_name", "ilike", `%${query.query.replace(/[\\%_]/g, "\\$&")}%`);
+    // Several comma-separated terms find the applications matching any of them, as in the reference.
+    const terms = (query.query ?? "")
+      .split(",")
+      .map((term) => term.trim())
+      .filter(Boolean);
+    if (terms.length > 0) {
+      select = select.where((eb) =>
+        eb.or(terms.map((term) => eb("app_name", "ilike", `%${term.replace(/[\\%_]/g, "\\$&")}%`))),
+      );
+    }
     const [rows, count] = await Promise.all([
       select
         .selectAll()
