@@ -62,6 +62,22 @@ describe.each(databaseKinds)("flags (%s)", (kind) => {
       createdBy: "init-admin",
       data: { name: "new-checkout", type: "experiment" },
     });
+    const withVariants = await create({ name: "colours", variants: [{ name: "red" }, { name: "blue" }] });
+    expect(withVariants.body.environments.map((env: { variants: unknown[] }) => env.variants)).toEqual([
+      [
+        { name: "red", weight: 500, weightType: "variable", stickiness: "default" },
+        { name: "blue", weight: 500, weightType: "variable", stickiness: "default" },
+      ],
+      [
+        { name: "red", weight: 500, weightType: "variable", stickiness: "default" },
+        { name: "blue", weight: 500, weightType: "variable", stickiness: "default" },
+      ],
+    ]);
+    expectInvalid(
+      await create({ name: "bad-colours", variants: [{ name: "red" }, { name: "red" }] }),
+      "variants.1.name",
+    );
+    expect((await flag("bad-colours")).status).toBe(404);
     const defaults = await create({ name: "plain" });
     expect(defaults.body).toMatchObject({ type: "release", description: null, impressionData: false });
   });

@@ -34,6 +34,8 @@ export const CreateFeature = Type.Object({
   description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   impressionData: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.Array(Tag)),
+  /** Set in every environment of the flag, as the reference does. */
+  variants: Type.Optional(Variants),
 });
 
 export const UpdateFeature = Type.Object({

@@ -17,6 +17,7 @@ export interface NewFeature {
   description?: string | null;
   impressionData?: boolean;
   tags?: { type?: string; value: string }[];
+  variants?: VariantInput[];
 }
 
 export interface FeatureChanges {
@@ -81,11 +82,11 @@ export class FeatureService {
         description: input.description || null,
         impressionData: input.impressionData ?? false,
       });
-      await featureStore.addEnvironments(
-        tx.db,
-        row.name,
-        await this.projects.environmentsOf(tx.db, project.id),
-      );
+      const environments = await this.projects.environmentsOf(tx.db, project.id);
+      await featureStore.addEnvironments(tx.db, row.name, environments);
+      if (input.variants?.length) {
+        await featureStore.setVariants(tx.db, row.name, environments, settleVariants(input.variants));
+      }
       for (const tag of input.tags ?? [])
         await this.tags.attach(tx, row, tag.type ?? "simple", tag.value, createdBy);
       await featureStore.enterStage(tx.db, row.name, "initial");
