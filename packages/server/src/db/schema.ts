@@ -65,6 +65,7 @@ export interface FeatureTable {
   impression_data: Generated<boolean>;
   created_at: CreatedAt;
   created_by_user_id: number | null;
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
   archived_at: NullableTimestamp;
   last_seen_at: NullableTimestamp;
 }

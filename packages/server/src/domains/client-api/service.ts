@@ -30,6 +30,12 @@ interface EnvironmentState {
 }
 
 const HISTORY_LIMIT = 1000;
+/**
+ * Distinct queries (token scope, filters, segment form) kept encoded per environment. SDKs
+ * of one deployment ask a handful; the bound keeps arbitrary `namePrefix` values from
+ * growing memory without end. The oldest query is dropped first.
+ */
+const DOCUMENT_LIMIT = 500;
 
 const gzipAsync = promisify(gzip);
 
@@ -113,6 +119,9 @@ export class ClientFeaturesService {
     let document = state.documents.get(key);
     if (!document) {
       document = documentOf(Buffer.from(JSON.stringify(this.listing(state.content, scope, inline))));
+      if (state.documents.size >= DOCUMENT_LIMIT) {
+        state.documents.delete(state.documents.keys().next().value!);
+      }
       state.documents.set(key, document);
     }
     return document;

@@ -81,6 +81,7 @@ export class FeatureService {
         type: input.type ?? "release",
         description: input.description || null,
         impressionData: input.impressionData ?? false,
+        createdBy,
       });
       const environments = await this.projects.environmentsOf(tx.db, project.id);
       await featureStore.addEnvironments(tx.db, row.name, environments);

@@ -39,6 +39,7 @@ export const featureStore = {
       type: string;
       description: string | null;
       impressionData: boolean;
+      createdBy: string;
     },
   ) =>
     db
@@ -49,6 +50,7 @@ export const featureStore = {
         type: feature.type,
         description: feature.description,
         impression_data: feature.impressionData,
+        created_by: feature.createdBy,
       })
       .returningAll()
       .executeTakeFirstOrThrow(),

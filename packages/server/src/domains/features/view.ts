@@ -94,7 +94,7 @@ export async function featureViews(db: Db, rows: FeatureRow[]) {
       archived: row.archived_at !== null,
       archivedAt: iso(row.archived_at),
       createdAt: iso(row.created_at),
-      createdBy: { id: row.created_by_user_id ?? 0, name: "unknown", imageUrl: "" },
+      createdBy: { id: row.created_by_user_id ?? 0, name: row.created_by ?? "unknown", imageUrl: "" },
       lastSeenAt: iso(row.last_seen_at),
       environments,
       // Deprecated in the reference since v5: flag variants live per environment.
