@@ -18,6 +18,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const { app, services } = await buildApp(config, connection.db);
     await services.events.start(connection.kind === "postgres" ? config.revisionPollMs : undefined);
     services.tokens.start(60_000);
+    services.metrics.start(3_600_000);
     await services.tokens.ensure(config.initTokens.admin, "admin", "system");
     await services.tokens.ensure(config.initTokens.client, "client", "system");
     await services.tokens.ensure(config.initTokens.frontend, "frontend", "system");
@@ -31,6 +32,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       close: () => {
         closing ??= (async () => {
           services.events.stop();
+          services.metrics.stop();
           await app.close();
           await services.tokens.stop();
           await connection.close();

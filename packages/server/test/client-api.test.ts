@@ -334,6 +334,37 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
     ).toBe(400);
   });
 
+  it("keeps hourly counts and SDK instances for 48 hours, then prunes them", async () => {
+    const old = new Date(Date.now() - 49 * 3_600_000);
+    await server.db
+      .insertInto("client_metrics")
+      .values({
+        feature_name: "banner",
+        app_name: "shop",
+        environment: "development",
+        timestamp: old,
+        yes: 1,
+        no: 0,
+        variants: "{}",
+      })
+      .execute();
+    await server.db
+      .insertInto("client_instances")
+      .values({ app_name: "shop", instance_id: "gone", environment: "development", last_seen: old })
+      .execute();
+    const before = await server.db.selectFrom("client_metrics").select("timestamp").execute();
+    expect(before).toHaveLength(2);
+
+    await server.services.metrics.prune();
+    const metrics = await server.db.selectFrom("client_metrics").select("timestamp").execute();
+    expect(metrics.map((row) => row.timestamp.getTime())).toEqual(
+      before.map((row) => row.timestamp.getTime()).filter((time) => time !== old.getTime()),
+    );
+    const instances = await server.db.selectFrom("client_instances").select("instance_id").execute();
+    expect(instances.map((row) => row.instance_id)).not.toContain("gone");
+    expect(instances.length).toBeGreaterThan(0);
+  });
+
   it("evaluates for browser SDKs on the frontend API, with CORS", async () => {
     const reply = await server.request("/api/frontend?userId=u1&plan=beta", {
       token: FRONTEND_TOKEN,

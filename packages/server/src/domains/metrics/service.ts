@@ -24,6 +24,8 @@ export interface MetricsReport {
 }
 
 const HOUR = 3_600_000;
+/** How long hourly counts and silent SDK instances are kept, as in the reference. */
+export const METRICS_RETENTION_MS = 48 * HOUR;
 
 const startedAt = (started: string | number | undefined) => {
   if (started === undefined) return undefined;
@@ -32,10 +34,31 @@ const startedAt = (started: string | number | undefined) => {
 };
 
 export class MetricsService {
+  private pruner: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
   ) {}
+
+  /**
+   * Prunes old counts and instances now and then every `intervalMs`: SDKs report every
+   * minute from every instance, and without a bound those tables grow without end.
+   */
+  start(intervalMs: number): void {
+    const prune = () => void this.prune().catch(() => {});
+    prune();
+    this.pruner = setInterval(prune, intervalMs);
+    this.pruner.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.pruner);
+  }
+
+  prune(now = new Date()) {
+    return metricsStore.prune(this.db, new Date(now.getTime() - METRICS_RETENTION_MS));
+  }
 
   async register(principal: Principal, registration: Registration, clientIp: string): Promise<void> {
     await this.events.transaction(async (tx) => {

@@ -86,6 +86,16 @@ export const metricsStore = {
       .execute();
   },
 
+  /** Deletes hourly counts and instances older than `before`; returns how many rows went. */
+  async prune(db: Db, before: Date): Promise<{ metrics: number; instances: number }> {
+    const metrics = await db.deleteFrom("client_metrics").where("timestamp", "<", before).executeTakeFirst();
+    const instances = await db
+      .deleteFrom("client_instances")
+      .where("last_seen", "<", before)
+      .executeTakeFirst();
+    return { metrics: Number(metrics.numDeletedRows), instances: Number(instances.numDeletedRows) };
+  },
+
   async addUsage(db: Db, appName: string, projects: string[], environment: string): Promise<void> {
     await db
       .insertInto("client_application_usage")
