@@ -59,7 +59,10 @@ export function compileVariants(
       payload.value !== undefined &&
       payload.value !== null
     ) {
-      variant.payload = Object.freeze({ type: payload.type, value: String(payload.value) });
+      // Payload values are strings on the wire; a structured one sent by a non-conforming
+      // source keeps its content as JSON rather than becoming "[object Object]".
+      const value = typeof payload.value === "object" ? JSON.stringify(payload.value) : String(payload.value);
+      variant.payload = Object.freeze({ type: payload.type, value });
     }
     const evaluation = result(Object.freeze(variant));
     const weight = Number(definition.weight);

@@ -161,6 +161,20 @@ describe("results", () => {
     ]);
   });
 
+  it("turns a payload value that is not a string into one, objects as JSON", () => {
+    const payloadOf = (value: unknown) =>
+      compile({
+        features: [
+          flag({
+            name: "f",
+            variants: [{ name: "v", weight: 1000, payload: { type: "json", value } as never }],
+          }),
+        ],
+      }).evaluate("f", {}).variant.payload?.value;
+    expect(payloadOf({ color: "blue" })).toBe('{"color":"blue"}');
+    expect(payloadOf(42)).toBe("42");
+  });
+
   it("answers every requested name, unknown ones off", () => {
     const snapshot = compile({ features: [flag({ name: "known" })] });
     expect(

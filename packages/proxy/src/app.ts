@@ -104,6 +104,7 @@ export async function createProxy(
     rejectUnauthorized: config.httpOptions.rejectUnauthorized,
     httpProxy: config.httpProxy,
     httpsProxy: config.httpsProxy,
+    noProxy: config.noProxy,
   });
   const connectionId = randomUUID();
   const upstream = new Upstream({ ...config, connectionId }, outbound);

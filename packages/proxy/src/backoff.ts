@@ -19,6 +19,11 @@ export class Backoff {
     this.failures = Math.min(this.maxFailures, this.failures + 1);
   }
 
+  /** For failures that retrying soon will not fix, such as a refused token. */
+  exhausted(): void {
+    this.failures = this.maxFailures;
+  }
+
   get delay(): number {
     return this.interval * (1 + this.failures);
   }

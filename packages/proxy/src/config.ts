@@ -91,6 +91,7 @@ export interface ProxyConfig {
   httpOptions: { rejectUnauthorized: boolean };
   httpProxy: string | undefined;
   httpsProxy: string | undefined;
+  noProxy: string | undefined;
   expBootstrap: { url: string; urlHeaders: Record<string, string> } | undefined;
   expServerSideSdkConfig: { tokens: string[] };
   expCustomEnrichers: ContextEnricher[];
@@ -391,6 +392,7 @@ export async function resolveConfig(options: ProxyOptions = {}, env: Environment
     },
     httpProxy: present(env.HTTP_PROXY) ?? present(env.http_proxy),
     httpsProxy: present(env.HTTPS_PROXY) ?? present(env.https_proxy),
+    noProxy: present(env.NO_PROXY) ?? present(env.no_proxy),
     expBootstrap: bootstrapOf(reader, options.expBootstrap),
     expServerSideSdkConfig: {
       tokens: reader.list(options.expServerSideSdkConfig?.tokens, "EXP_SERVER_SIDE_SDK_CONFIG_TOKENS") ?? [],

@@ -11,6 +11,16 @@ export class RequestError extends Error {
   }
 }
 
+/** A body that breaks its schema in a way Fastify's validation cannot see, reported as it would be. */
+export class SchemaViolation extends Error {
+  readonly validation: Array<{ instancePath: string; message: string }>;
+
+  constructor(instancePath: string, message: string) {
+    super(`body${instancePath} ${message}`);
+    this.validation = [{ instancePath, message }];
+  }
+}
+
 /**
  * Errors as the reference proxy answers them: JSON `{error}` for unreadable bodies,
  * `{error, validation}` for schema violations, an empty 415 for a body that is not JSON,

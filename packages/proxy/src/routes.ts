@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ProxyConfig } from "./config.js";
+import { SchemaViolation } from "./errors.js";
 import { matchesEtag } from "./etag.js";
 import type { Evaluations } from "./evaluation.js";
 import type { UsageMetrics } from "./metrics.js";
@@ -50,9 +51,15 @@ const guarded = {
 const togglesResponses = { 200: ToggleList, ...guarded };
 const OK = text("Accepted.");
 
-// A bodiless POST is an empty request, as with the reference proxy.
-const emptyBodyIsObject = async (request: FastifyRequest) => {
+/**
+ * A bodiless POST is an empty request, as with the reference proxy. Flag names are checked
+ * here, before the schema's type coercion would turn `null` or `true` into a name.
+ */
+const readToggleRequest = async (request: FastifyRequest) => {
   request.body ??= {};
+  const { toggles } = request.body as { toggles?: unknown };
+  const index = Array.isArray(toggles) ? toggles.findIndex((name) => typeof name !== "string") : -1;
+  if (index >= 0) throw new SchemaViolation(`/toggles/${index}`, "must be string");
 };
 
 export function proxyRoutes(app: App, deps: RouteDependencies): void {
@@ -103,7 +110,7 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
         body: ToggleRequest,
         response: togglesResponses,
       },
-      preValidation: emptyBodyIsObject,
+      preValidation: readToggleRequest,
       config: { access: "client" },
     },
     (request, reply) => {
@@ -144,7 +151,7 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
         summary: "Every flag, on or off, or exactly the listed flags",
         body: ToggleRequest,
       },
-      preValidation: emptyBodyIsObject,
+      preValidation: readToggleRequest,
       config: { access: "client" },
     },
     async (request, reply) => {

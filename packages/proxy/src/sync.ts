@@ -36,6 +36,7 @@ export class FeatureSync {
   private etag: string | undefined;
   private hasUpstreamData = false;
   private lastPollFailed = false;
+  private refused = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly backoff: Backoff;
@@ -64,6 +65,19 @@ export class FeatureSync {
   }
 
   private async poll(): Promise<void> {
+    try {
+      await this.pollOnce();
+    } catch (error) {
+      this.options.logger.error(`Cannot apply the upstream configuration: ${(error as Error).message}`);
+    } finally {
+      if (!this.stopped) {
+        this.timer = setTimeout(() => void this.poll(), this.backoff.delay);
+        this.timer.unref();
+      }
+    }
+  }
+
+  private async pollOnce(): Promise<void> {
     const { upstream, logger, observer } = this.options;
     const result = await upstream.fetchFeatures(this.etag);
     if (this.stopped) return;
@@ -81,12 +95,20 @@ export class FeatureSync {
         this.recovered();
         break;
       case "denied":
-        logger.error(
-          `The upstream service refused the API token (HTTP ${result.status}); polling has stopped. ` +
-            "Check serviceApiToken (SERVICE_API_TOKEN) and restart the proxy.",
-        );
-        return;
+        // Polling on at the longest backoff, as the Unleash SDKs do, so a token that is
+        // fixed upstream (or a permission granted) is picked up without a restart.
+        this.backoff.exhausted();
+        if (!this.refused) {
+          logger.error(
+            `The upstream service refused the API token (HTTP ${result.status}); ` +
+              `asking again only every ${this.backoff.delay} ms. Check serviceApiToken (SERVICE_API_TOKEN).`,
+          );
+        }
+        this.refused = true;
+        this.lastPollFailed = true;
+        break;
       case "failed":
+        this.refused = false;
         this.lastPollFailed = true;
         this.backoff.failed();
         logger.warn(
@@ -95,13 +117,12 @@ export class FeatureSync {
         );
         break;
     }
-    this.timer = setTimeout(() => void this.poll(), this.backoff.delay);
-    this.timer.unref();
   }
 
   private recovered(): void {
     if (this.lastPollFailed) this.options.logger.info("The upstream service answers again");
     this.lastPollFailed = false;
+    this.refused = false;
     this.backoff.succeeded();
   }
 
@@ -137,8 +158,10 @@ export class FeatureSync {
 
   private backup(document: ClientFeatures): void {
     const { storage, storageKey, logger } = this.options;
-    storage?.set(storageKey, document).catch((error: Error) => {
-      logger.warn(`Cannot store the configuration: ${error.message}`);
-    });
+    if (!storage) return;
+    // A provider written in plain JavaScript may throw or return no promise at all.
+    Promise.resolve()
+      .then(() => storage.set(storageKey, document))
+      .catch((error: Error) => logger.warn(`Cannot store the configuration: ${error?.message ?? error}`));
   }
 }

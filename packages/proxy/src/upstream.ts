@@ -1,5 +1,5 @@
 import type { ClientFeatures } from "@signalbox/engine";
-import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
+import { EnvHttpProxyAgent, request } from "undici";
 import type { TagFilter } from "./config.js";
 import { SDK_NAME, SPEC_VERSION } from "./version.js";
 
@@ -9,40 +9,47 @@ export interface OutboundOptions {
   rejectUnauthorized: boolean;
   httpProxy: string | undefined;
   httpsProxy: string | undefined;
+  noProxy: string | undefined;
 }
 
 /**
  * Every outgoing call goes through here: HTTPS_PROXY for https targets (HTTP_PROXY when it
- * is unset), HTTP_PROXY for http targets, and the certificate policy of `httpOptions`.
+ * is unset), HTTP_PROXY for http targets, NO_PROXY exempting hosts, and the certificate
+ * policy of `httpOptions`.
  */
 export class Outbound {
-  private readonly direct: Agent;
-  private readonly viaHttp: ProxyAgent | undefined;
-  private readonly viaHttps: ProxyAgent | undefined;
+  private readonly dispatcher: EnvHttpProxyAgent;
 
-  constructor({ rejectUnauthorized, httpProxy, httpsProxy }: OutboundOptions) {
+  constructor({ rejectUnauthorized, httpProxy, httpsProxy, noProxy }: OutboundOptions) {
     const tls = { rejectUnauthorized };
-    this.direct = new Agent({ connect: tls });
-    this.viaHttp = httpProxy ? new ProxyAgent({ uri: httpProxy, requestTls: tls, proxyTls: tls }) : undefined;
-    this.viaHttps = httpsProxy
-      ? new ProxyAgent({ uri: httpsProxy, requestTls: tls, proxyTls: tls })
-      : this.viaHttp;
+    this.dispatcher = new EnvHttpProxyAgent({
+      // Empty strings rather than undefined: the configuration already read the environment
+      // it was given, and undici must not fall back to this process's own.
+      httpProxy: httpProxy ?? "",
+      httpsProxy: httpsProxy ?? "",
+      noProxy: noProxy ?? "",
+      connect: tls,
+      requestTls: tls,
+      proxyTls: tls,
+      // Plain http goes to the proxy as an absolute-form request, as forward proxies expect;
+      // many refuse CONNECT to anything but port 443.
+      proxyTunnel: false,
+    });
   }
 
   async send(url: string, method: "GET" | "POST", headers: Record<string, string>, body?: string) {
-    const dispatcher: Dispatcher = (url.startsWith("https:") ? this.viaHttps : this.viaHttp) ?? this.direct;
     return request(url, {
       method,
       headers,
       body,
-      dispatcher,
+      dispatcher: this.dispatcher,
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   }
 
   /** Aborts whatever is still in flight. */
   async close(): Promise<void> {
-    await Promise.all([this.direct.destroy(), this.viaHttp?.destroy(), this.viaHttps?.destroy()]);
+    await this.dispatcher.destroy();
   }
 }
 

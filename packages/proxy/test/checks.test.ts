@@ -100,6 +100,8 @@ describe("once ready", () => {
 
   test.each([
     ['{"toggles": "simple"}', "toggles"],
+    ['{"toggles": ["simple", null]}', "toggles/1"],
+    ['{"toggles": [true]}', "toggles/0"],
     ['{"context": "me"}', "context"],
     ['{"context": {"properties": "flat"}}', "properties"],
     ["[1]", "body"],

@@ -64,12 +64,20 @@ describe("httpOptions.rejectUnauthorized", () => {
 });
 
 describe("outgoing proxies", () => {
-  test("HTTP_PROXY carries the calls to an http upstream", async () => {
+  test("HTTP_PROXY relays the calls to an http upstream as plain forward requests", async () => {
     const plain = await upstream();
     const relay = await forwardProxy();
     const proxy = await proxyOn(plain, {}, { HTTP_PROXY: relay.url });
     await servesFlags(proxy);
-    expect(relay.tunnels).toContain(new URL(plain.url).host);
+    expect(relay.forwarded).toContainEqual(expect.stringMatching(`^${plain.url}/client/features`));
+    expect(relay.tunnels).toHaveLength(0);
+  });
+
+  test("NO_PROXY exempts the hosts it lists", async () => {
+    const plain = await upstream();
+    const relay = await forwardProxy();
+    await servesFlags(await proxyOn(plain, {}, { HTTP_PROXY: relay.url, NO_PROXY: "localhost,127.0.0.1" }));
+    expect(relay.forwarded).toHaveLength(0);
   });
 
   test("HTTPS_PROXY carries the calls to an https upstream", async () => {

@@ -123,26 +123,45 @@ describe("polling", () => {
     expect(logOf(proxy).has("warn", "retrying in 80 ms")).toBe(true);
   });
 
-  test("stops polling on 401/403 and says so", async () => {
+  test("on 401/403 it says so, asks only every eleven intervals, and recovers when the token is accepted", async () => {
     const upstream = await upstreamWith();
     upstream.faults.set(FEATURES, 401);
-    // A failing registration is retried every metrics interval: a clock made of upstream requests.
-    upstream.faults.set(REGISTER, 500);
-    const proxy = await proxyOn(upstream, { refreshInterval: 20, metricsInterval: 100 }, false);
-    await eventually(() => expect(logOf(proxy).has("error", "polling has stopped")).toBe(true));
-    const polls = upstream.requestsTo(FEATURES).length;
-    const attempts = upstream.requestsTo(REGISTER).length;
-    // Two more metrics intervals are at least ten refresh intervals: a proxy still polling would have.
-    await upstream.waitFor(
-      () => upstream.requestsTo(REGISTER).length >= attempts + 2,
-      "two more registrations",
+    const proxy = await proxyOn(upstream, { refreshInterval: 20 }, false);
+    await eventually(() => expect(logOf(proxy).has("error", "refused the API token (HTTP 401)")).toBe(true));
+    const refused = await upstream.waitFor((request) => request.path === FEATURES);
+    const again = await upstream.waitFor(
+      (request) => request.path === FEATURES && request !== refused,
+      "a second poll",
     );
-    expect(upstream.requestsTo(FEATURES)).toHaveLength(polls);
+    // Timers only ever fire late, so the gap is a lower bound that load cannot break.
+    expect(again.at - refused.at).toBeGreaterThanOrEqual(11 * 20 - 5);
+    const refusals = logOf(proxy).lines.filter((line) => line.message.includes("refused the API token"));
+    expect(refusals).toHaveLength(1);
     expect((await proxy.app.inject({ method: "GET", url: "/proxy/health" })).statusCode).toBe(503);
+
+    upstream.faults.delete(FEATURES);
+    await proxy.ready;
+    expect(await enabledNames(proxy)).toContain("simple");
   });
 });
 
 describe("storageProvider", () => {
+  test("a provider that throws while saving is logged, and polling goes on", async () => {
+    const storage: StorageProvider = {
+      set: (() => {
+        throw new Error("disk full");
+      }) as StorageProvider["set"],
+      get: async () => undefined,
+    };
+    const upstream = await upstreamWith();
+    const proxy = await proxyOn(upstream, { storageProvider: storage, refreshInterval: 20 });
+    await eventually(() =>
+      expect(logOf(proxy).has("warn", "Cannot store the configuration: disk full")).toBe(true),
+    );
+    upstream.setDocument(withFlag("after-the-failure"));
+    await eventually(async () => expect(await enabledNames(proxy)).toContain("after-the-failure"));
+  });
+
   test("the last good configuration is saved, and a restart while the upstream is down serves it", async () => {
     const storage = new FileStorageProvider(await mkdtemp(join(tmpdir(), "signalbox-proxy-storage-")));
     const upstream = await upstreamWith(withFlag("saved"));

@@ -1,10 +1,14 @@
 import { once } from "node:events";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 
-/** An HTTP proxy that tunnels CONNECT requests and remembers where they went. */
+/**
+ * An HTTP forward proxy: relays absolute-form requests, tunnels CONNECT requests, and
+ * remembers both.
+ */
 export class ForwardProxy {
   readonly tunnels: string[] = [];
+  readonly forwarded: string[] = [];
   private readonly sockets = new Set<Socket>();
   url = "";
 
@@ -28,11 +32,28 @@ export class ForwardProxy {
   }
 
   static async start(): Promise<ForwardProxy> {
-    const proxy = new ForwardProxy(createServer((_, response) => response.writeHead(405).end()));
+    const proxy: ForwardProxy = new ForwardProxy(
+      createServer((incoming, outgoing) => proxy.relay(incoming, outgoing)),
+    );
     proxy.server.listen(0, "127.0.0.1");
     await once(proxy.server, "listening");
     proxy.url = `http://127.0.0.1:${(proxy.server.address() as AddressInfo).port}`;
     return proxy;
+  }
+
+  private relay(incoming: IncomingMessage, outgoing: ServerResponse): void {
+    const target = incoming.url ?? "";
+    if (!target.startsWith("http://")) {
+      outgoing.writeHead(400).end();
+      return;
+    }
+    this.forwarded.push(target);
+    const onward = request(target, { method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    onward.on("error", () => outgoing.writeHead(502).end());
+    incoming.pipe(onward);
   }
 
   async close(): Promise<void> {

@@ -19,6 +19,8 @@ export interface RecordedRequest {
   body: string;
   /** The status this fake answered with. */
   status: number;
+  /** When it arrived, in milliseconds of performance.now(). */
+  at: number;
 }
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
@@ -121,6 +123,7 @@ export class FakeUpstream {
       headers: request.headers,
       body,
       status: response.statusCode,
+      at: performance.now(),
     };
     this.requests.push(recorded);
     this.events.emit("request", recorded);
