@@ -129,6 +129,43 @@ describe("the Unleash Node SDK against Signalbox", () => {
     expect(users.some((user) => sdk.isEnabled("rollout", user))).toBe(false);
   });
 
+  it("in delta mode, follows flag, segment and archive changes event by event", async () => {
+    const delta = new Unleash({
+      appName: "compat-delta",
+      url: `${server.url}/api`,
+      customHeaders: { Authorization: CLIENT_TOKEN },
+      refreshInterval: 100,
+      disableMetrics: true,
+      storageProvider: new InMemStorageProvider(),
+      experimentalMode: { type: "polling", format: "delta" },
+    });
+    delta.on("error", () => {});
+    const warnings: string[] = [];
+    delta.on("warn", (message: string) => warnings.push(message));
+    try {
+      await new Promise<void>((resolve) => delta.once("synchronized", () => resolve()));
+      const pro = { userId: "a", properties: { plan: "pro", appVersion: "2.1.0" } };
+      const enterprise = { ...pro, properties: { ...pro.properties, plan: "enterprise" } };
+      expect(delta.isEnabled("pro-only", pro)).toBe(true);
+      expect(delta.isEnabled("child", pro)).toBe(true);
+      expect(delta.isEnabled("pro-only", enterprise)).toBe(false);
+
+      const [segment] = (await admin("GET", "/segments")).segments;
+      await admin("PUT", `/segments/${segment.id}`, {
+        name: segment.name,
+        constraints: [{ contextName: "plan", operator: "IN", values: ["pro", "enterprise"] }],
+      });
+      await expect.poll(() => delta.isEnabled("pro-only", enterprise), { timeout: 5_000 }).toBe(true);
+
+      await admin("DELETE", "/projects/default/features/child");
+      await expect.poll(() => delta.getFeatureToggleDefinition("child"), { timeout: 5_000 }).toBeUndefined();
+      expect(delta.isEnabled("pro-only", pro)).toBe(true);
+      expect(warnings.filter((message) => message.includes("Unknown event type"))).toEqual([]);
+    } finally {
+      delta.destroy();
+    }
+  });
+
   it("reports metrics that show up in the applications listing and in lastSeenAt", async () => {
     sdk.isEnabled("pro-only", { userId: "metrics" });
     await expect
