@@ -95,8 +95,8 @@ export class FeatureSync {
         this.recovered();
         break;
       case "denied":
-        // Polling on at the longest backoff, as the Unleash SDKs do, so a token that is
-        // fixed upstream (or a permission granted) is picked up without a restart.
+        // Polling on at the longest backoff, as the Unleash Java SDK does, rather than stopping
+        // as the Node SDK does: a token fixed upstream is picked up without a restart.
         this.backoff.exhausted();
         if (!this.refused) {
           logger.error(
