@@ -9,7 +9,7 @@ export interface Config {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
-  /** How often to look for changes committed by other instances sharing the database, in ms. */
+  /** The safety net behind change notifications: how often to read the revision, in ms. */
   revisionPollMs: number;
   /** Origins allowed to call the frontend API from a browser. */
   frontendCorsOrigins: string[];
@@ -68,7 +68,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: env.DATA_DIR?.startsWith("memory://") ? env.DATA_DIR : resolve(env.DATA_DIR || "data"),
     logLevel: logLevel as Config["logLevel"],
     bodyLimit: attempt(() => integer(env, "BODY_LIMIT", 100 * 1024, 1024, 100 * 1024 * 1024), 100 * 1024),
-    revisionPollMs: attempt(() => integer(env, "REVISION_POLL_MS", 1000, 100, 3_600_000), 1000),
+    revisionPollMs: attempt(() => integer(env, "REVISION_POLL_MS", 5000, 100, 3_600_000), 5000),
     frontendCorsOrigins: env.FRONTEND_CORS_ORIGINS ? list(env.FRONTEND_CORS_ORIGINS) : ["*"],
     initTokens: {
       admin: list(env.INIT_ADMIN_API_TOKENS),

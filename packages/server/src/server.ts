@@ -16,7 +16,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   try {
     await migrate(connection.db);
     const { app, services } = await buildApp(config, connection.db);
-    await services.events.start(connection.kind === "postgres" ? config.revisionPollMs : undefined);
+    await services.events.start(
+      connection.subscribe ? { subscribe: connection.subscribe, pollMs: config.revisionPollMs } : undefined,
+    );
     services.tokens.start(60_000);
     services.metrics.start(3_600_000);
     await services.tokens.ensure(config.initTokens.admin, "admin", "system");
@@ -31,7 +33,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Stops accepting, lets in-flight requests finish, then closes the database.
       close: () => {
         closing ??= (async () => {
-          services.events.stop();
+          await services.events.stop();
           services.metrics.stop();
           await app.close();
           await services.tokens.stop();

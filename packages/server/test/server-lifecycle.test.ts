@@ -3,12 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
-import { ConfigError, defaultConfig, loadConfig } from "../src/config.js";
+import { ConfigError, loadConfig } from "../src/config.js";
 import { connect } from "../src/db/connection.js";
 import { migrate } from "../src/db/migrate.js";
 import { startServer } from "../src/server.js";
-import { freshDatabase } from "./support/database.js";
 import { withDatabase } from "./support/global-setup.js";
 
 const get = (url: string, token: string) => fetch(url, { headers: { authorization: token } });
@@ -102,45 +100,6 @@ describe("starting the service", () => {
         await Promise.all([one.close(), two.close()]);
         await admin.query(`drop database if exists ${name}`);
         await admin.end();
-      }
-    },
-  );
-
-  it.runIf(process.env.DATABASE_URL)(
-    "serves SDKs a change committed by another instance on the same database",
-    async () => {
-      const shared = await freshDatabase("postgres");
-      const other = await connect({ databaseUrl: shared.url! });
-      const config = defaultConfig({ logLevel: "silent" });
-      const a = await buildApp(config, shared.db);
-      const b = await buildApp(config, other.db);
-      await a.services.events.start(50);
-      await b.services.events.start(50);
-      const token = "*:development.shared";
-      await a.services.tokens.ensure([token], "client", "test");
-      try {
-        const url = await b.app.listen({ port: 0, host: "127.0.0.1" });
-        const names = async () =>
-          (
-            (await (await get(`${url}/api/client/features`, token)).json()) as {
-              features: { name: string }[];
-            }
-          ).features.map((feature) => feature.name);
-        expect(await names()).toEqual([]);
-        await a.services.events.transaction(async (tx) => {
-          await tx.db
-            .insertInto("features")
-            .values({ name: "from-a", project: "default", description: null })
-            .execute();
-          tx.record({ type: "feature-created", createdBy: "test", featureName: "from-a" });
-        });
-        await expect.poll(names, { timeout: 5000 }).toEqual(["from-a"]);
-      } finally {
-        a.services.events.stop();
-        b.services.events.stop();
-        await Promise.all([a.app.close(), b.app.close()]);
-        await other.close();
-        await shared.close();
       }
     },
   );

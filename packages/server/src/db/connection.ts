@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { type Subscriber, subscribe, type Unsubscribe } from "./notifications.js";
 import type { Database } from "./schema.js";
 
 // BIGINT counters (event ids, metric counts) stay within 2^53 for any realistic install;
@@ -17,6 +18,11 @@ export interface Connection {
   close(): Promise<void>;
   /** The embedded database's data folder as an archive (PGlite only): how tests copy a template. */
   dump?: () => Promise<Blob>;
+  /**
+   * LISTENs on a channel (PostgreSQL only): how instances sharing a database hear of each
+   * other's commits. PGlite lives in one process, which hears its own commits directly.
+   */
+  subscribe?: (channel: string, subscriber: Subscriber) => Unsubscribe;
 }
 
 export interface ConnectOptions {
@@ -33,7 +39,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: "postgres", close: () => db.destroy() };
+    return {
+      db,
+      kind: "postgres",
+      close: () => db.destroy(),
+      subscribe: (channel, subscriber) => subscribe(options.databaseUrl!, channel, subscriber),
+    };
   }
   const dataDir = options.dataDir ?? "memory://";
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });

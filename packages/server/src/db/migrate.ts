@@ -2,12 +2,14 @@ import { type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { Db } from "./connection.js";
 import * as initial from "./migrations/0001_initial.js";
 import * as featureCreatedBy from "./migrations/0002_feature_created_by.js";
+import * as revision from "./migrations/0003_revision.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
 const migrations: Record<string, Migration> = {
   "0001_initial": initial,
   "0002_feature_created_by": featureCreatedBy,
+  "0003_revision": revision,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -249,6 +249,11 @@ export interface FeatureLifecycleTable {
   created_at: CreatedAt;
 }
 
+export interface RevisionTable {
+  id: Generated<boolean>;
+  value: number;
+}
+
 export interface Database {
   projects: ProjectTable;
   environments: EnvironmentTable;
@@ -266,6 +271,7 @@ export interface Database {
   personal_access_tokens: PersonalAccessTokenTable;
   users: UserTable;
   events: EventTable;
+  revision: RevisionTable;
   client_applications: ClientApplicationTable;
   client_instances: ClientInstanceTable;
   client_application_usage: ClientApplicationUsageTable;

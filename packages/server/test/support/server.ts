@@ -61,7 +61,7 @@ export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<Te
       return { status: response.status, headers: response.headers, body: parsed as never };
     },
     async close() {
-      services.events.stop();
+      await services.events.stop();
       await app.close();
       await connection.close();
     },

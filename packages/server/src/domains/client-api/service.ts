@@ -101,7 +101,7 @@ function diff(before: EnvironmentContent, after: EnvironmentContent, eventId: nu
  */
 export class ClientFeaturesService {
   private readonly environments = new Map<string, EnvironmentState>();
-  private readonly loading = new Map<string, Promise<EnvironmentState>>();
+  private readonly loading = new Map<string, { revision: number; state: Promise<EnvironmentState> }>();
 
   constructor(
     private readonly db: Db,
@@ -195,20 +195,33 @@ export class ClientFeaturesService {
     return { version: 2, features, query, segments };
   }
 
+  /**
+   * The environment as of the current revision. Loads of one environment run one after
+   * another, each labelled with the revision read before it starts: a load that began
+   * before a commit never answers for the revision after it, and a slow older load never
+   * replaces a newer one.
+   */
   private state(environment: string): Promise<EnvironmentState> | EnvironmentState {
+    const revision = this.events.currentRevision;
     const current = this.environments.get(environment);
-    if (current && current.revision === this.events.currentRevision) return current;
-    let pending = this.loading.get(environment);
-    if (!pending) {
-      pending = this.load(environment, current).finally(() => this.loading.delete(environment));
-      this.loading.set(environment, pending);
-    }
-    return pending;
+    if (current && current.revision === revision) return current;
+    const pending = this.loading.get(environment);
+    if (pending && pending.revision === revision) return pending.state;
+    const state = (pending?.state.catch(() => undefined) ?? Promise.resolve(undefined)).then(() =>
+      this.load(environment, revision),
+    );
+    const entry = { revision, state };
+    this.loading.set(environment, entry);
+    const settle = () => {
+      if (this.loading.get(environment) === entry) this.loading.delete(environment);
+    };
+    state.then(settle, settle);
+    return state;
   }
 
-  private async load(environment: string, previous: EnvironmentState | undefined): Promise<EnvironmentState> {
-    // Read the revision first: a commit landing during the read makes the next request read again.
-    const revision = this.events.currentRevision;
+  private async load(environment: string, revision: number): Promise<EnvironmentState> {
+    const previous = this.environments.get(environment);
+    if (previous && previous.revision >= revision) return previous;
     const content = await readEnvironment(this.db, environment);
     const history = previous?.history ?? [];
     let firstRevision = previous?.firstRevision ?? revision;

@@ -1,39 +1,68 @@
 import type { Db } from "../../db/connection.js";
-import { type EventQuery, eventStore, type NewEvent, type StoredEvent } from "./store.js";
+import type { Subscriber, Unsubscribe } from "../../db/notifications.js";
+import {
+  CHANGES_CHANNEL,
+  CREDENTIALS_SUFFIX,
+  type EventQuery,
+  eventStore,
+  type NewEvent,
+  type StoredEvent,
+} from "./store.js";
 
 /** What a service holds while it writes: the transaction, and a way to record its events. */
 export interface Tx {
   db: Db;
   record(event: NewEvent): void;
+  /** Says that the transaction revokes, expires or creates a credential: every instance forgets what it cached. */
+  credentialsChanged(): void;
 }
 
 export type EventListener = (events: readonly StoredEvent[]) => void;
 export type RevisionListener = (revision: number) => void;
 
+/** How an instance follows the commits of others sharing its database. */
+export interface Follow {
+  subscribe?: (channel: string, subscriber: Subscriber) => Unsubscribe;
+  /** The safety net: how often the revision is read, in case a notification was lost. */
+  pollMs: number;
+}
+
 /**
  * The event log, and the one way to write: a change and the events that record it
- * commit together or not at all. After a commit, listeners hear of the new events
- * (addons, lifecycle) and of the new revision (the SDK document caches).
+ * commit together or not at all, and advance the revision in the same transaction.
+ * After a commit, listeners hear of the new events (addons, lifecycle), of the new
+ * revision (the SDK document caches) and of changed credentials (the token cache) —
+ * this instance's commits at once, other instances' through PostgreSQL notifications.
  */
 export class EventService {
   private revision = 0;
   private readonly eventListeners: EventListener[] = [];
   private readonly revisionListeners: RevisionListener[] = [];
+  private readonly credentialListeners: (() => void)[] = [];
   private poller: NodeJS.Timeout | undefined;
+  private unsubscribe: Unsubscribe | undefined;
 
   constructor(private readonly db: Db) {}
 
-  /** Reads the current revision and, when `pollMs` is set, follows commits made by other instances. */
-  async start(pollMs?: number): Promise<void> {
-    this.revision = await eventStore.latestId(this.db);
-    if (pollMs) {
-      this.poller = setInterval(() => void this.refreshRevision(), pollMs);
-      this.poller.unref();
-    }
+  async start(follow?: Follow): Promise<void> {
+    this.revision = await eventStore.revision(this.db);
+    if (!follow) return;
+    this.unsubscribe = follow.subscribe?.(CHANGES_CHANNEL, {
+      message: (payload) => {
+        const credentials = payload.endsWith(CREDENTIALS_SUFFIX);
+        const revision = Number.parseInt(payload, 10);
+        if (Number.isSafeInteger(revision)) this.advance(revision, credentials);
+      },
+      connected: () => void this.catchUp(),
+      failed: () => {},
+    });
+    this.poller = setInterval(() => void this.catchUp(), follow.pollMs);
+    this.poller.unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     clearInterval(this.poller);
+    await this.unsubscribe?.();
   }
 
   get currentRevision(): number {
@@ -48,18 +77,30 @@ export class EventService {
     this.revisionListeners.push(listener);
   }
 
+  onCredentialsChanged(listener: () => void): void {
+    this.credentialListeners.push(listener);
+  }
+
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     let stored: StoredEvent[] = [];
+    let credentials = false;
+    let revision: number | undefined;
     const result = await this.db.transaction().execute(async (db) => {
       const pending: NewEvent[] = [];
-      const value = await work({ db, record: (event) => pending.push(event) });
+      const value = await work({
+        db,
+        record: (event) => pending.push(event),
+        credentialsChanged: () => {
+          credentials = true;
+        },
+      });
       if (pending.length > 0) stored = await eventStore.append(db, pending);
+      // Last, so the revision row is locked for as short a time as the transaction allows.
+      if (pending.length > 0 || credentials) revision = await eventStore.advanceRevision(db, credentials);
       return value;
     });
-    if (stored.length > 0) {
-      this.advance(stored[stored.length - 1]!.id);
-      for (const listener of this.eventListeners) listener(stored);
-    }
+    if (revision !== undefined) this.advance(revision, credentials);
+    if (stored.length > 0) for (const listener of this.eventListeners) listener(stored);
     return result;
   }
 
@@ -74,15 +115,23 @@ export class EventService {
     return eventStore.search(this.db, query);
   }
 
-  private async refreshRevision(): Promise<void> {
+  /**
+   * Reads the revision directly: after a reconnect, and on the slow poll. What changed in
+   * between is unknown, so cached credentials are dropped too.
+   */
+  private async catchUp(): Promise<void> {
     try {
-      this.advance(await eventStore.latestId(this.db));
+      const revision = await eventStore.revision(this.db);
+      if (revision > this.revision) this.advance(revision, true);
     } catch {
       // The database is briefly unreachable; the next tick tries again.
     }
   }
 
-  private advance(revision: number): void {
+  private advance(revision: number, credentials: boolean): void {
+    // Credentials count even when their revision arrives after a later one: each notice is
+    // a revocation that must not be skipped.
+    if (credentials) for (const listener of this.credentialListeners) listener();
     if (revision <= this.revision) return;
     this.revision = revision;
     for (const listener of this.revisionListeners) listener(revision);

@@ -51,6 +51,10 @@ const toEvent = (row: Selectable<EventTable>): StoredEvent => ({
   tags: row.tags,
 });
 
+/** Where commits are announced to every instance on the database: `<revision>[ credentials]`. */
+export const CHANGES_CHANNEL = "signalbox_changes";
+export const CREDENTIALS_SUFFIX = " credentials";
+
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 export const eventStore = {
@@ -75,12 +79,22 @@ export const eventStore = {
     return rows.map(toEvent);
   },
 
-  async latestId(db: Db): Promise<number> {
-    const row = await db
-      .selectFrom("events")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    return Number(row?.id ?? 0);
+  /**
+   * Advances the revision inside the writing transaction. The row stays locked until commit,
+   * so revisions are handed out in commit order; the notification is delivered on commit.
+   */
+  async advanceRevision(db: Db, credentials: boolean): Promise<number> {
+    const suffix = credentials ? CREDENTIALS_SUFFIX : "";
+    const { rows } = await sql<{ value: number }>`
+      with advanced as (update revision set value = value + 1 returning value)
+      select value, pg_notify(${CHANGES_CHANNEL}, value::text || ${suffix}) from advanced
+    `.execute(db);
+    return Number(rows[0]!.value);
+  },
+
+  async revision(db: Db): Promise<number> {
+    const row = await db.selectFrom("revision").select("value").executeTakeFirstOrThrow();
+    return Number(row.value);
   },
 
   async search(db: Db, query: EventQuery): Promise<{ events: StoredEvent[]; total: number }> {

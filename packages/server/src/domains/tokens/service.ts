@@ -77,6 +77,7 @@ function view(row: TokenRow): TokenView {
   };
 }
 
+// Revocations do not wait for this: every instance drops its cache when credentials change.
 const CACHE_MS = 60_000;
 
 export class TokenService {
@@ -88,11 +89,19 @@ export class TokenService {
   // Use is remembered in memory and written in batches, never on the request path.
   private readonly seen = new Set<number>();
   private flusher: NodeJS.Timeout | undefined;
+  // Bumped whenever the cache is dropped: a lookup that started before a revocation must not
+  // put its (now stale) answer back into the cache.
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
-  ) {}
+  ) {
+    events.onCredentialsChanged(() => {
+      this.generation++;
+      this.cache.clear();
+    });
+  }
 
   /** Starts writing `seenAt` every `flushMs`. */
   start(flushMs: number): void {
@@ -156,7 +165,7 @@ export class TokenService {
       });
       const created = view(row);
       tx.record({ type: "api-token-created", createdBy, data: created, environment: created.environment });
-      this.cache.delete(full);
+      tx.credentialsChanged();
       return { ...created, secret: full };
     });
   }
@@ -184,7 +193,7 @@ export class TokenService {
       const row = await tokenStore.updateExpiry(tx.db, id, date);
       const updated = view(row!);
       tx.record({ type: "api-token-updated", createdBy: updatedBy, data: updated, preData: view(before) });
-      this.cache.clear();
+      tx.credentialsChanged();
       return updated;
     });
   }
@@ -203,8 +212,8 @@ export class TokenService {
         preData: view(row),
         environment: row.environment,
       });
+      tx.credentialsChanged();
     });
-    this.cache.clear();
   }
 
   async resolve(secret: string): Promise<Principal | undefined> {
@@ -214,6 +223,7 @@ export class TokenService {
       if (cached.principal) this.seen.add(cached.principal.tokenId);
       return cached.principal;
     }
+    const generation = this.generation;
     const row = await tokenStore.byHash(this.db, hash(secret));
     const expiresAt = row?.expires_at?.getTime() ?? Number.POSITIVE_INFINITY;
     const principal =
@@ -226,9 +236,11 @@ export class TokenService {
             tokenId: row.id,
           }
         : undefined;
-    if (this.cache.size > 10_000) this.cache.clear();
-    // Unknown secrets are remembered briefly only, so a token created elsewhere works at once.
-    this.cache.set(secret, { principal, until: now + (principal ? CACHE_MS : 1000), expiresAt });
+    if (generation === this.generation) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      // Unknown secrets are remembered briefly only, in case a notice of a new token is lost.
+      this.cache.set(secret, { principal, until: now + (principal ? CACHE_MS : 1000), expiresAt });
+    }
     if (principal) this.seen.add(principal.tokenId);
     return principal;
   }
