@@ -102,7 +102,7 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
   eventRoutes(app, services.events);
   tokenRoutes(app, services.tokens);
   clientApiRoutes(app, services.clientFeatures);
-  frontendRoutes(app, services.frontend, config.frontendCorsOrigins);
+  frontendRoutes(app, services.frontend, services.metrics, config.frontendCorsOrigins);
   metricsRoutes(app, services.metrics);
   environmentRoutes(app, services.environments);
   projectRoutes(app, services.projects);

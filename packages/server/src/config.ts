@@ -81,10 +81,11 @@ export function loadConfig(env: Env = process.env): Config {
     INIT_CLIENT_API_TOKENS: config.initTokens.client,
     INIT_FRONTEND_API_TOKENS: config.initTokens.frontend,
   })) {
-    for (const token of tokens) {
+    // Which entry, never its text: the value is a secret, and start-up errors end up in logs.
+    tokens.forEach((token, index) => {
       if (!/^[^:]+:[^.]+\..+$/.test(token))
-        errors.push(`${name}: "${token}" must look like <project>:<environment>.<secret>`);
-    }
+        errors.push(`${name}: entry ${index + 1} must look like <project>:<environment>.<secret>`);
+    });
   }
   if (errors.length > 0) throw new ConfigError(`invalid configuration:\n  ${errors.join("\n  ")}`);
   return config;

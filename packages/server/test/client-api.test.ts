@@ -386,5 +386,48 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
       headers: { origin: "https://app.example", "access-control-request-method": "POST" },
     });
     expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("answers browsers' usage reports with CORS, and no other API", async () => {
+    const browser = { origin: "https://app.example" };
+    const preflight = await server.request("/api/frontend/client/metrics", {
+      method: "OPTIONS",
+      token: null,
+      headers: { ...browser, "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    const report = await server.request("/api/frontend/client/metrics", {
+      method: "POST",
+      token: FRONTEND_TOKEN,
+      headers: browser,
+      body: {
+        appName: "web",
+        bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: {} },
+      },
+    });
+    expect(report.status).toBe(200);
+    expect(report.headers.get("access-control-allow-origin")).toBe("*");
+    for (const path of ["/api/admin/features", "/api/client/features"]) {
+      const refused = await server.request(path, {
+        method: "OPTIONS",
+        token: null,
+        headers: {
+          ...browser,
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "authorization",
+        },
+      });
+      expect(refused.status, path).toBe(404);
+      expect(refused.headers.get("access-control-allow-origin"), path).toBeNull();
+    }
+  });
+
+  it("answers an unknown path 404 whatever the token", async () => {
+    for (const token of [CLIENT_TOKEN, FRONTEND_TOKEN, ADMIN_TOKEN, null]) {
+      const reply = await server.request("/api/client/streaming", { token });
+      expect(reply.status).toBe(404);
+      expect(reply.body).toMatchObject({ name: "NotFoundError" });
+    }
   });
 });

@@ -22,6 +22,11 @@ describe.each(databaseKinds)("API tokens (%s)", (kind) => {
     const mine = listed.body.tokens.find((token: { id: number }) => token.id === created.body.id);
     expect(mine).toMatchObject({ tokenName: "my-app", type: "client", environment: "production" });
     expect(mine.secret).toBeUndefined();
+    // The scope only: nothing of the random part, stored or shown.
+    expect(mine.secretPrefix).toBe("default:production.");
+    expect(JSON.stringify(await server.db.selectFrom("api_tokens").selectAll().execute())).not.toContain(
+      created.body.secret.slice("default:production.".length, "default:production.".length + 6),
+    );
     expect(mine.seenAt).toBeNull();
     expect((await server.request("/api/client/features", { token: created.body.secret })).status).toBe(200);
     await server.services.tokens.flushSeen();

@@ -23,6 +23,8 @@ const admitted: Record<Exclude<Access, "public">, readonly TokenType[]> = {
 
 export function authenticate(tokens: TokenService) {
   return async (request: FastifyRequest): Promise<void> => {
+    // No route, no credentials to check: an unknown path is 404 for every caller.
+    if (request.routeOptions.url === undefined) return;
     const access = request.routeOptions.config?.auth ?? "admin";
     if (access === "public" || request.method === "OPTIONS") return;
     const header = request.headers.authorization;

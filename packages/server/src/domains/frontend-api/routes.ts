@@ -2,39 +2,52 @@ import cors from "@fastify/cors";
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
 import { ApiError } from "../../http/errors.js";
+import { usageRoutes } from "../metrics/routes.js";
+import type { MetricsService } from "../metrics/service.js";
 import { contextFrom, type FrontendService } from "./service.js";
 
 const Body = Type.Object({
   context: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
-export function frontendRoutes(app: App, frontend: FrontendService, origins: string[]): void {
-  // CORS belongs to the browser-facing API only: registered in its own context.
-  app.register(async (scope: App) => {
-    await scope.register(cors, {
-      origin: origins.includes("*") ? "*" : origins,
-      methods: ["GET", "POST"],
-      exposedHeaders: ["ETag"],
-      maxAge: 172800,
-    });
-    const config = { auth: "frontend" as const };
-
-    scope.get("/api/frontend", { config }, async (request, reply) => {
-      const context = contextFrom(request.query as Record<string, unknown>, request.principal!, request.ip);
-      reply.header("cache-control", "no-cache");
-      return { toggles: await frontend.evaluate(request.principal!, context) };
-    });
-
-    scope.post("/api/frontend", { config, schema: { body: Body } }, async (request, reply) => {
-      const context = contextFrom(request.body.context ?? {}, request.principal!, request.ip);
-      reply.header("cache-control", "no-cache");
-      return { toggles: await frontend.evaluate(request.principal!, context) };
-    });
-
-    for (const path of ["/api/frontend/client/features", "/api/frontend/health"]) {
-      scope.get(path, { config }, async () => {
-        throw new ApiError(405, "NotImplementedError", "The frontend API does not support this endpoint.");
+export function frontendRoutes(
+  app: App,
+  frontend: FrontendService,
+  metrics: MetricsService,
+  origins: string[],
+): void {
+  // CORS belongs to the browser-facing API only: a context of its own under its prefix, so
+  // the plugin's catch-all preflight route answers for `/api/frontend…` and nothing else.
+  app.register(
+    async (scope: App) => {
+      await scope.register(cors, {
+        origin: origins.includes("*") ? "*" : origins,
+        methods: ["GET", "POST"],
+        exposedHeaders: ["ETag"],
+        maxAge: 172800,
       });
-    }
-  });
+      const config = { auth: "frontend" as const };
+
+      scope.get("", { config }, async (request, reply) => {
+        const context = contextFrom(request.query as Record<string, unknown>, request.principal!, request.ip);
+        reply.header("cache-control", "no-cache");
+        return { toggles: await frontend.evaluate(request.principal!, context) };
+      });
+
+      scope.post("", { config, schema: { body: Body } }, async (request, reply) => {
+        const context = contextFrom(request.body.context ?? {}, request.principal!, request.ip);
+        reply.header("cache-control", "no-cache");
+        return { toggles: await frontend.evaluate(request.principal!, context) };
+      });
+
+      usageRoutes(scope, metrics, "/client", "frontend");
+
+      for (const path of ["/client/features", "/health"]) {
+        scope.get(path, { config }, async () => {
+          throw new ApiError(405, "NotImplementedError", "The frontend API does not support this endpoint.");
+        });
+      }
+    },
+    { prefix: "/api/frontend" },
+  );
 }

@@ -43,26 +43,34 @@ const ApplicationsQuery = Type.Object({
   sortOrder: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")])),
 });
 
-export function metricsRoutes(app: App, metrics: MetricsService): void {
-  for (const [prefix, auth] of [
-    ["/api/client", "client"],
-    ["/api/frontend/client", "frontend"],
-  ] as const) {
-    // The reference answers server SDKs 202 and browser SDKs 200.
-    const accepted = auth === "client" ? 202 : 200;
-    app.post(
-      `${prefix}/register`,
-      { config: { auth }, schema: { body: Registration } },
-      async (request, reply) => {
-        await metrics.register(request.principal!, request.body, request.ip);
-        return reply.status(accepted).send();
-      },
-    );
-    app.post(`${prefix}/metrics`, { config: { auth }, schema: { body: Report } }, async (request, reply) => {
-      await metrics.report(request.principal!, request.body, request.ip);
+/**
+ * Where SDKs register and report usage: under `/api/client` for server SDKs and, inside the
+ * frontend API's CORS scope, under `/api/frontend/client` for browser SDKs.
+ */
+export function usageRoutes(
+  app: App,
+  metrics: MetricsService,
+  prefix: string,
+  auth: "client" | "frontend",
+): void {
+  // The reference answers server SDKs 202 and browser SDKs 200.
+  const accepted = auth === "client" ? 202 : 200;
+  app.post(
+    `${prefix}/register`,
+    { config: { auth }, schema: { body: Registration } },
+    async (request, reply) => {
+      await metrics.register(request.principal!, request.body, request.ip);
       return reply.status(accepted).send();
-    });
-  }
+    },
+  );
+  app.post(`${prefix}/metrics`, { config: { auth }, schema: { body: Report } }, async (request, reply) => {
+    await metrics.report(request.principal!, request.body, request.ip);
+    return reply.status(accepted).send();
+  });
+}
+
+export function metricsRoutes(app: App, metrics: MetricsService): void {
+  usageRoutes(app, metrics, "/api/client", "client");
 
   app.get(
     "/api/admin/metrics/applications",

@@ -160,7 +160,8 @@ export class TokenService {
         environment,
         projects: scope,
         secret_hash: hash(full),
-        display: full.slice(0, prefix.length + 6),
+        // The scope only: any part of the random secret would help guess a short one.
+        display: full.slice(0, full.indexOf(".") + 1),
         expires_at: expiresAt,
       });
       const created = view(row);
