@@ -1,17 +1,51 @@
 // `npm start`: the flag service on its embedded database and a proxy connected to it,
 // with tokens made on first start and kept in the data folder, so a newcomer can use
-// both at once. Each runs as its own process, as in a real deployment.
-import { spawn } from "node:child_process";
+// both at once. Each runs as its own process, as in a real deployment, bound to this
+// machine only: the quick start hands out a full-access admin token.
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+const newest = (path) =>
+  statSync(path).isDirectory()
+    ? Math.max(0, ...readdirSync(path).map((entry) => newest(join(path, entry))))
+    : statSync(path).mtimeMs;
+
+// A package is compiled only when a source or its configuration is newer than its last
+// build, so a warm start costs no compiler run; the compiler itself is incremental.
+function build() {
+  const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+  for (const name of ["engine", "server", "proxy"]) {
+    const dir = join(root, "packages", name);
+    const info = join(dir, "dist", ".tsbuildinfo");
+    const inputs = [
+      join(dir, "src"),
+      join(dir, "tsconfig.json"),
+      join(dir, "tsconfig.build.json"),
+      join(root, "tsconfig.base.json"),
+    ];
+    if (existsSync(info) && statSync(info).mtimeMs >= Math.max(...inputs.map(newest))) continue;
+    const result = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json")], {
+      stdio: "inherit",
+    });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
+}
+
+build();
 const dataDir = resolve(process.env.DATA_DIR ?? "data");
 const servicePort = process.env.PORT ?? "4242";
 const proxyPort = process.env.PROXY_PORT ?? "3000";
-const serviceUrl = `http://localhost:${servicePort}`;
+const host = process.env.HOST ?? "127.0.0.1";
+// How this script and the proxy reach the service: the loopback address it listens on.
+const local = host === "0.0.0.0" || host === "::" || host === "127.0.0.1" ? "127.0.0.1" : host;
+const serviceUrl = `http://${local}:${servicePort}`;
 
 function tokens() {
   const file = join(dataDir, "quickstart-tokens.json");
@@ -29,7 +63,11 @@ function tokens() {
 }
 
 function run(name, bin, env) {
-  const child = spawn(process.execPath, [bin], { env: { ...process.env, ...env }, stdio: "inherit" });
+  // An IPC channel: a child whose supervisor dies, even by SIGKILL, sees it close and stops.
+  const child = spawn(process.execPath, [bin], {
+    env: { ...process.env, HOST: host, ...env },
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+  });
   child.on("exit", (code, signal) => {
     if (!stopping) {
       console.error(`${name} stopped (${signal ?? code}); stopping the rest`);
@@ -41,6 +79,7 @@ function run(name, bin, env) {
 
 async function waitUntilUp(url) {
   for (let attempt = 0; attempt < 600; attempt++) {
+    if (stopping) process.exit(process.exitCode);
     try {
       if ((await fetch(url)).ok) return;
     } catch {}
@@ -77,14 +116,16 @@ children.push(
     SERVICE_API_TOKEN: token.client,
     SERVICE_PROXY_CLIENT_KEYS: token.proxyClientKey,
     SERVICE_ENVIRONMENT: "development",
+    // Every second rather than every five, so what a newcomer changes shows up at once.
+    SERVICE_FETCH_INTERVAL: "1000",
   }),
 );
-await waitUntilUp(`http://localhost:${proxyPort}/proxy/health`);
+await waitUntilUp(`http://${local}:${proxyPort}/proxy/health`);
 
 console.log(`
 Signalbox is running.
 
-  flag service   ${serviceUrl}            (admin API under /api/admin, SDK API under /api/client)
+  flag service   http://localhost:${servicePort}            (admin API under /api/admin, SDK API under /api/client)
   proxy          http://localhost:${proxyPort}/proxy
 
   admin token        ${token.admin}

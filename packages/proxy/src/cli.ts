@@ -10,6 +10,8 @@ try {
   };
   process.once("SIGTERM", () => void stop());
   process.once("SIGINT", () => void stop());
+  // Started by a supervisor over IPC (`npm start`): stop with it, even when it was killed outright.
+  if (process.channel) process.once("disconnect", () => void stop());
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);

@@ -32,6 +32,7 @@ import { TokenService } from "./domains/tokens/service.js";
 import type { App } from "./http/app-type.js";
 import { authenticate } from "./http/auth.js";
 import { handleError, handleNotFound } from "./http/error-handler.js";
+import { loggerOptions } from "./logging.js";
 
 /** Every service of the flag service, wired to one database. */
 export function createServices(db: Db) {
@@ -77,7 +78,7 @@ export type Services = ReturnType<typeof createServices>;
 /** Builds the HTTP app from a configuration and a database; it holds no globals. */
 export async function buildApp(config: Config, db: Db, services: Services = createServices(db)) {
   const app: App = Fastify({
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    logger: config.logLevel === "silent" ? false : loggerOptions(config.logLevel, config.logFormat),
     bodyLimit: config.bodyLimit,
     // SDKs poll every few seconds: a log line per request would drown everything else.
     logController: new LogController({ disableRequestLogging: true }),

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { LogFormat } from "./logging.js";
 
 export interface Config {
   port: number;
@@ -7,6 +8,7 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  logFormat: LogFormat;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** The safety net behind change notifications: how often to read the revision, in ms. */
@@ -21,6 +23,50 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Every variable the service reads, for `--help`. */
+export const VARIABLES: readonly { name: string; fallback: string; meaning: string }[] = [
+  { name: "PORT", fallback: "4242", meaning: "listening port" },
+  { name: "HOST", fallback: "0.0.0.0", meaning: "listening address (:: for every IPv6 and IPv4 address)" },
+  {
+    name: "DATABASE_URL",
+    fallback: "none",
+    meaning: "postgres://… to use PostgreSQL; without it the embedded database",
+  },
+  {
+    name: "DATA_DIR",
+    fallback: "./data",
+    meaning: "the embedded database's folder; memory:// keeps nothing",
+  },
+  { name: "LOG_LEVEL", fallback: "info", meaning: "fatal, error, warn, info, debug, trace or silent" },
+  { name: "LOG_FORMAT", fallback: "json, or pretty on a terminal", meaning: "json or pretty" },
+  { name: "BODY_LIMIT", fallback: "102400", meaning: "largest request body in bytes" },
+  {
+    name: "REVISION_POLL_MS",
+    fallback: "5000",
+    meaning: "with PostgreSQL, how often to re-read the revision in case a change notice was lost",
+  },
+  {
+    name: "FRONTEND_CORS_ORIGINS",
+    fallback: "*",
+    meaning: "comma-separated origins allowed to call /api/frontend",
+  },
+  {
+    name: "INIT_ADMIN_API_TOKENS",
+    fallback: "none",
+    meaning: "admin tokens (*:*.<secret>) created at start when missing",
+  },
+  {
+    name: "INIT_CLIENT_API_TOKENS",
+    fallback: "none",
+    meaning: "client tokens (<project>:<environment>.<secret>); alias INIT_BACKEND_API_TOKENS",
+  },
+  {
+    name: "INIT_FRONTEND_API_TOKENS",
+    fallback: "none",
+    meaning: "frontend tokens (<project>:<environment>.<secret>)",
+  },
+];
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -60,6 +106,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     errors.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
   }
+  const logFormat = (env.LOG_FORMAT || (process.stdout.isTTY ? "pretty" : "json")).toLowerCase();
+  if (logFormat !== "json" && logFormat !== "pretty") {
+    errors.push(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
+  }
   const config: Config = {
     port: attempt(() => integer(env, "PORT", 4242, 0, 65535), 4242),
     host: env.HOST || "0.0.0.0",
@@ -67,6 +117,7 @@ export function loadConfig(env: Env = process.env): Config {
     // `memory://` keeps the embedded database in memory only, for throwaway instances.
     dataDir: env.DATA_DIR?.startsWith("memory://") ? env.DATA_DIR : resolve(env.DATA_DIR || "data"),
     logLevel: logLevel as Config["logLevel"],
+    logFormat: logFormat as LogFormat,
     bodyLimit: attempt(() => integer(env, "BODY_LIMIT", 100 * 1024, 1024, 100 * 1024 * 1024), 100 * 1024),
     revisionPollMs: attempt(() => integer(env, "REVISION_POLL_MS", 5000, 100, 3_600_000), 5000),
     frontendCorsOrigins: env.FRONTEND_CORS_ORIGINS ? list(env.FRONTEND_CORS_ORIGINS) : ["*"],
@@ -85,9 +136,13 @@ export function loadConfig(env: Env = process.env): Config {
     tokens.forEach((token, index) => {
       if (!/^[^:]+:[^.]+\..+$/.test(token))
         errors.push(`${name}: entry ${index + 1} must look like <project>:<environment>.<secret>`);
+      else if (name === "INIT_ADMIN_API_TOKENS" && !token.startsWith("*:*."))
+        errors.push(
+          `${name}: entry ${index + 1} must look like *:*.<secret> (admin tokens cover every project and environment)`,
+        );
     });
   }
-  if (errors.length > 0) throw new ConfigError(`invalid configuration:\n  ${errors.join("\n  ")}`);
+  if (errors.length > 0) throw new ConfigError(`invalid configuration: ${errors.join("; ")}`);
   return config;
 }
 

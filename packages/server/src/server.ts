@@ -2,6 +2,14 @@ import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { connect } from "./db/connection.js";
 import { migrate } from "./db/migrate.js";
+import { ApiError } from "./http/errors.js";
+import {
+  databaseProblem,
+  ensurePortFree,
+  lockDataDir,
+  refuseForeignSchema,
+  StartupError,
+} from "./startup.js";
 
 export interface RunningServer {
   url: string;
@@ -10,10 +18,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Connects, migrates, creates the initial tokens and listens. */
+/**
+ * Checks what can be checked before anything is created (the port, the data folder's lock,
+ * the database and whose tables it holds), then migrates, creates the initial tokens and
+ * listens. Failures an operator can fix are StartupErrors of one line.
+ */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const connection = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await ensurePortFree(config.port, config.host);
+  const embedded = !config.databaseUrl && !config.dataDir.startsWith("memory://");
+  const unlock = embedded ? lockDataDir(config.dataDir) : () => {};
+  let connection: Awaited<ReturnType<typeof connect>>;
   try {
+    connection = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  } catch (error) {
+    unlock();
+    throw databaseProblem(error, config.databaseUrl);
+  }
+  try {
+    await refuseForeignSchema(connection.db, config.databaseUrl).catch((error) => {
+      throw error instanceof StartupError ? error : databaseProblem(error, config.databaseUrl);
+    });
     await migrate(connection.db);
     const { app, services } = await buildApp(config, connection.db);
     await services.events.start(
@@ -21,9 +45,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     );
     services.tokens.start(60_000);
     services.metrics.start(3_600_000);
-    await services.tokens.ensure(config.initTokens.admin, "admin", "system");
-    await services.tokens.ensure(config.initTokens.client, "client", "system");
-    await services.tokens.ensure(config.initTokens.frontend, "frontend", "system");
+    for (const [variable, type] of [
+      ["INIT_ADMIN_API_TOKENS", "admin"],
+      ["INIT_CLIENT_API_TOKENS", "client"],
+      ["INIT_FRONTEND_API_TOKENS", "frontend"],
+    ] as const) {
+      await services.tokens.ensure(config.initTokens[type], type, "system").catch((error: Error) => {
+        // An environment or project the token names may not exist: say which variable to fix.
+        throw error instanceof ApiError ? new StartupError(`${variable}: ${error.message}`) : error;
+      });
+    }
     const url = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;
     return {
@@ -38,12 +69,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
           await app.close();
           await services.tokens.stop();
           await connection.close();
+          unlock();
         })();
         return closing;
       },
     };
   } catch (error) {
-    await connection.close();
+    await connection.close().catch(() => {});
+    unlock();
     throw error;
   }
 }
