@@ -32,6 +32,17 @@ export interface Evaluation {
   variant: VariantResult;
 }
 
+/** How one evaluation call treats what its context lacks. */
+export interface EvaluationOptions {
+  /**
+   * What `default` stickiness hashes when the context has neither userId nor sessionId.
+   * Without it every flag draws a random number of its own, as the SDKs do; a host that
+   * answers many flags for one anonymous caller passes one value so that they agree,
+   * without inventing a sessionId that sessionId rules would then see.
+   */
+  stickinessFallback?: string;
+}
+
 /** A strategy supplied by the host, looked up by name. */
 export interface CustomStrategy {
   name: string;

@@ -1,4 +1,11 @@
-export type { Context, CustomStrategy, Evaluation, PayloadResult, VariantResult } from "./context.js";
+export type {
+  Context,
+  CustomStrategy,
+  Evaluation,
+  EvaluationOptions,
+  PayloadResult,
+  VariantResult,
+} from "./context.js";
 export type {
   ClientFeatures,
   ConstraintDefinition,

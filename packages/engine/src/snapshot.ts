@@ -1,5 +1,5 @@
 import { compileConstraints, type Predicate } from "./constraints.js";
-import type { Context, CustomStrategy, Evaluation, VariantResult } from "./context.js";
+import type { Context, CustomStrategy, Evaluation, EvaluationOptions, VariantResult } from "./context.js";
 import type {
   ClientFeatures,
   DeltaDocument,
@@ -191,20 +191,21 @@ export class Snapshot {
   }
 
   /** One flag; an unknown name is off with the fallback variant. */
-  evaluate(name: string, context: Context): Evaluation {
+  evaluate(name: string, context: Context, options?: EvaluationOptions): Evaluation {
     const feature = this.compiled.get(name);
     if (!feature) return { name, enabled: false, impressionData: false, variant: FLAG_OFF };
-    return this.run(feature, context);
+    return this.run(feature, context, options?.stickinessFallback);
   }
 
-  evaluateMany(names: readonly string[], context: Context): Evaluation[] {
-    return names.map((name) => this.evaluate(name, context));
+  evaluateMany(names: readonly string[], context: Context, options?: EvaluationOptions): Evaluation[] {
+    return names.map((name) => this.evaluate(name, context, options));
   }
 
   /** Every flag, on or off, in definition order. */
-  evaluateAll(context: Context): Evaluation[] {
+  evaluateAll(context: Context, options?: EvaluationOptions): Evaluation[] {
+    const fallback = options?.stickinessFallback;
     const results = new Array<Evaluation>(this.ordered.length);
-    for (let i = 0; i < this.ordered.length; i++) results[i] = this.run(this.ordered[i]!, context);
+    for (let i = 0; i < this.ordered.length; i++) results[i] = this.run(this.ordered[i]!, context, fallback);
     return results;
   }
 
@@ -269,35 +270,39 @@ export class Snapshot {
     return new Snapshot(featureMap, segmentMap, compiled, this.settings);
   }
 
-  private run(feature: CompiledFeature, context: Context): Evaluation {
-    if (feature.hasDependencies && !this.dependenciesMet(feature, context)) return feature.off;
-    return this.evaluateOwn(feature, context);
+  private run(feature: CompiledFeature, context: Context, fallback: string | undefined): Evaluation {
+    if (feature.hasDependencies && !this.dependenciesMet(feature, context, fallback)) return feature.off;
+    return this.evaluateOwn(feature, context, fallback);
   }
 
-  private evaluateOwn(feature: CompiledFeature, context: Context): Evaluation {
+  private evaluateOwn(feature: CompiledFeature, context: Context, fallback: string | undefined): Evaluation {
     if (!feature.enabled) return feature.off;
     const strategies = feature.strategies;
     let winner: CompiledStrategy | undefined;
     if (strategies.length > 0) {
       for (const strategy of strategies) {
         if (strategy.constraints !== undefined && !strategy.constraints(context)) continue;
-        if (!strategy.test(context)) continue;
+        if (!strategy.test(context, fallback)) continue;
         winner = strategy;
         break;
       }
       if (!winner) return feature.off;
     }
     // The variants of the strategy that switched the flag on win over the flag's own.
-    return winner?.variants?.pick(context) ?? feature.variants?.pick(context) ?? feature.onWithoutVariant;
+    return (
+      winner?.variants?.pick(context, fallback) ??
+      feature.variants?.pick(context, fallback) ??
+      feature.onWithoutVariant
+    );
   }
 
   // Dependencies are one level deep: a parent that has parents of its own never
   // satisfies a child, which also rules out cycles.
-  private dependenciesMet(feature: CompiledFeature, context: Context): boolean {
+  private dependenciesMet(feature: CompiledFeature, context: Context, fallback: string | undefined): boolean {
     for (const dependency of feature.dependencies) {
       const parent = this.compiled.get(dependency.feature);
       if (!parent || parent.hasDependencies) return false;
-      const result = this.evaluateOwn(parent, context);
+      const result = this.evaluateOwn(parent, context, fallback);
       if (!dependency.enabled) {
         if (result.enabled) return false;
         continue;

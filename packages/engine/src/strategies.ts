@@ -4,7 +4,8 @@ import { contextValue, randomId } from "./fields.js";
 import { normalizedHash } from "./hash.js";
 import { inRanges, parseRange } from "./ip.js";
 
-export type StrategyTest = (context: Context) => boolean;
+/** `fallback` stands in for the random id of `default` stickiness (EvaluationOptions). */
+export type StrategyTest = (context: Context, fallback: string | undefined) => boolean;
 
 const always: StrategyTest = () => true;
 const never: StrategyTest = () => false;
@@ -26,17 +27,20 @@ function commaList(text: string | undefined): string[] {
     .filter((item) => item !== "");
 }
 
-function rollout(percent: number, groupId: string, identify: (context: Context) => string | undefined) {
+type Identify = (context: Context, fallback: string | undefined) => string | undefined;
+
+function rollout(percent: number, groupId: string, identify: Identify): StrategyTest {
   if (!(percent > 0)) return never;
-  return (context: Context) => {
-    const id = identify(context);
+  return (context, fallback) => {
+    const id = identify(context, fallback);
     return id !== undefined && normalizedHash(id, groupId) <= percent;
   };
 }
 
-function stickyIdentifier(stickiness: string): (context: Context) => string | undefined {
+function stickyIdentifier(stickiness: string): Identify {
   if (stickiness === "default") {
-    return (context) => contextValue(context, "userId") ?? contextValue(context, "sessionId") ?? randomId();
+    return (context, fallback) =>
+      contextValue(context, "userId") ?? contextValue(context, "sessionId") ?? fallback ?? randomId();
   }
   if (stickiness === "random") return () => randomId();
   return (context) => contextValue(context, stickiness);

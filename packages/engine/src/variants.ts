@@ -27,13 +27,16 @@ interface Override {
 
 /** A variant list compiled for one flag: results are built once and shared. */
 export interface VariantPicker {
-  pick(context: Context): Evaluation | undefined;
+  /** `fallback` stands in for the random seed of `default` stickiness (EvaluationOptions). */
+  pick(context: Context, fallback: string | undefined): Evaluation | undefined;
 }
 
-/** The seed a sticky variant is chosen by: userId, then sessionId, then random. */
-function seedFor(context: Context, stickiness: string): string {
+/** The seed a sticky variant is chosen by: userId, then sessionId, then the fallback or random. */
+function seedFor(context: Context, stickiness: string, fallback: string | undefined): string {
   if (stickiness === "default") {
-    return contextValue(context, "userId") ?? contextValue(context, "sessionId") ?? randomId(100000);
+    return (
+      contextValue(context, "userId") ?? contextValue(context, "sessionId") ?? fallback ?? randomId(100000)
+    );
   }
   if (stickiness === "random") return randomId(100000);
   return contextValue(context, stickiness) ?? randomId(100000);
@@ -78,13 +81,13 @@ export function compileVariants(
   }
   const stickiness = stickinessOverride ?? definitions[0]?.stickiness ?? "default";
   return {
-    pick(context) {
+    pick(context, fallback) {
       for (const override of overrides) {
         const value = contextValue(context, override.field);
         if (value !== undefined && override.values.has(value)) return override.evaluation;
       }
       if (total <= 0) return undefined;
-      const target = normalizedHash(seedFor(context, stickiness), groupId, total, VARIANT_SEED);
+      const target = normalizedHash(seedFor(context, stickiness, fallback), groupId, total, VARIANT_SEED);
       let counter = 0;
       for (const variant of weighted) {
         counter += variant.weight;

@@ -186,6 +186,60 @@ describe("results", () => {
   });
 });
 
+describe("the stickiness fallback", () => {
+  // Strategy variants share the strategy's groupId, so two such flags agree for one seed.
+  const half = (name: string, stickiness: string) =>
+    flag({
+      name,
+      strategies: [
+        {
+          name: "flexibleRollout",
+          parameters: { rollout: "50", stickiness, groupId: "g" },
+          variants: [
+            { name: "a", weight: 500, stickiness },
+            { name: "b", weight: 500, stickiness },
+          ],
+        },
+      ],
+    });
+  const snapshot = compile({
+    features: [
+      half("default", "default"),
+      half("twin", "default"),
+      half("by-session", "sessionId"),
+      flag({
+        name: "sessions",
+        strategies: [{ name: "gradualRolloutSessionId", parameters: { percentage: "100", groupId: "g" } }],
+      }),
+    ],
+  });
+  const outcome = (result: { enabled: boolean; variant: { name: string } }) =>
+    result.enabled ? result.variant.name : "off";
+
+  it("stands in for a missing userId and sessionId under default stickiness, the same in every flag", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const options = { stickinessFallback: String(i) };
+      const [own, twin] = snapshot.evaluateMany(["default", "twin"], {}, options);
+      expect(outcome(twin!)).toBe(outcome(own!));
+      expect(outcome(snapshot.evaluate("default", {}, options))).toBe(outcome(own!));
+      seen.add(outcome(own!));
+    }
+    expect(seen).toEqual(new Set(["off", "a", "b"]));
+  });
+
+  it("never becomes a sessionId, and gives way to the context's own ids", () => {
+    const options = { stickinessFallback: "7" };
+    expect(snapshot.evaluate("sessions", {}, options).enabled).toBe(false);
+    expect(snapshot.evaluate("by-session", {}, options).enabled).toBe(false);
+    for (const context of [{ userId: "42" }, { sessionId: "42" }]) {
+      const withFallback = snapshot.evaluateAll(context, options).map(outcome);
+      const others = snapshot.evaluateAll(context, { stickinessFallback: "8" }).map(outcome);
+      expect(withFallback).toEqual(others);
+    }
+  });
+});
+
 describe("deltas", () => {
   it("applies events to a new snapshot and leaves the old one serving as it was", () => {
     const base = compile({

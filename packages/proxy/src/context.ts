@@ -35,10 +35,10 @@ const isScalar = (value: unknown): value is string | number | boolean =>
  * Turns what a caller sent (query parameters or the body's `context`) into an evaluation
  * context, with the reference proxy's rules: unknown top-level fields move into
  * `properties` (a same-named property wins), empty fields are dropped, an invalid
- * `currentTime` is dropped (a valid one becomes an ISO 8601 string), `remoteAddress` defaults to the client's address (IPv4 without
- * its IPv6 mapping), and a
- * configured environment cannot be overridden. A missing `sessionId` gets one random
- * value, so that every flag of one response is evaluated for the same anonymous session.
+ * `currentTime` is dropped (a valid one becomes an ISO 8601 string), `remoteAddress` defaults
+ * to the client's address (IPv4 without its IPv6 mapping), and a configured environment
+ * cannot be overridden. A missing `sessionId` stays missing: rules on sessions must not see
+ * one the caller never sent (the evaluation supplies anonymous callers' stickiness instead).
  */
 export function createContext(
   input: Record<string, unknown> | undefined,
@@ -69,7 +69,6 @@ export function createContext(
   if (properties) context.properties = properties;
   if (settings.environment !== undefined) context.environment = settings.environment;
   context.remoteAddress ??= plainAddress(clientAddress());
-  context.sessionId ??= String(Math.floor(Math.random() * 1_000_000_000));
   return context;
 }
 

@@ -48,10 +48,13 @@ export class Evaluations {
 
   private evaluate(context: Context, { toggles, all }: ToggleQuery): SerializedResponse {
     const snapshot = this.snapshot();
+    // One stand-in for an anonymous caller's `default` stickiness per response, so that its
+    // flags and variants agree with each other.
+    const options = { stickinessFallback: String(Math.floor(Math.random() * 1_000_000_000)) };
     if (toggles === undefined || toggles.length === 0) {
-      return serializeToggles(snapshot.evaluateAll(context), !all);
+      return serializeToggles(snapshot.evaluateAll(context, options), !all);
     }
-    const results = snapshot.evaluateMany(toggles, context);
+    const results = snapshot.evaluateMany(toggles, context, options);
     for (const result of results) {
       this.usage.count(result.name, result.enabled, result.variant.enabled ? result.variant.name : undefined);
     }

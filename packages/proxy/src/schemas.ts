@@ -7,7 +7,12 @@ const contextFields = {
   appName: Type.Optional(Type.String()),
   environment: Type.Optional(Type.String({ description: "Ignored when the proxy pins an environment." })),
   userId: Type.Optional(Type.String()),
-  sessionId: Type.Optional(Type.String({ description: "One random value is used when missing." })),
+  sessionId: Type.Optional(
+    Type.String({
+      description:
+        "When missing, rules on sessionId see none; `default` stickiness uses one random value per response.",
+    }),
+  ),
   remoteAddress: Type.Optional(Type.String({ description: "Defaults to the client's address." })),
   currentTime: Type.Optional(Type.String({ description: "A date; dropped when it does not parse." })),
   properties: Type.Optional(Type.Record(Type.String(), Type.String())),

@@ -109,15 +109,34 @@ describe("GET /proxy", () => {
     });
   });
 
-  test("without a sessionId, one random id serves every flag of the response", async () => {
-    const seen = new Set<boolean>();
-    for (let i = 0; i < 30; i++) {
-      const toggles = names(await call(proxy, "GET", "/proxy"));
-      const twin = toggles.includes("half-of-sessions-twin");
-      expect(toggles.includes("half-of-sessions")).toBe(twin);
-      seen.add(twin);
+  test("without userId or sessionId, one random stickiness serves every flag of the response", async () => {
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      for (const [method, payload] of [
+        ["GET", undefined],
+        ["POST", { context: {} }],
+        ["POST", { context: {}, toggles: ["half-of-visitors", "half-of-visitors-twin"] }],
+      ] as const) {
+        const toggles = await call(proxy, method, "/proxy", { payload });
+        const visitor = byName(toggles, "half-of-visitors");
+        const on = visitor?.enabled === true;
+        expect(byName(toggles, "half-of-visitors-twin")?.enabled === true).toBe(on);
+        outcomes.add(on ? visitor!.variant.name : "off");
+      }
     }
-    expect(seen.size).toBe(2);
+    // Random per response: some callers are in, some out, in either variant.
+    expect(outcomes).toEqual(new Set(["off", "x", "y"]));
+  });
+
+  test("a missing sessionId stays missing: session rules see no session", async () => {
+    for (let i = 0; i < 10; i++) {
+      const toggles = await call(proxy, "POST", "/proxy", {
+        payload: { context: {}, toggles: ["half-of-sessions", "any-session"] },
+      });
+      expect(toggles.map((toggle) => toggle.enabled)).toEqual([false, false]);
+      expect(names(await call(proxy, "GET", "/proxy"))).not.toContain("any-session");
+    }
+    expect(names(await call(proxy, "GET", "/proxy?sessionId=1"))).toContain("any-session");
   });
 
   test("remoteAddress is the socket address when not trusting proxies, whatever X-Forwarded-For says", async () => {

@@ -135,15 +135,26 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
     expect(child.dependencies).toEqual([{ feature: "banner", enabled: true, variants: [] }]);
   });
 
-  it("inlines segment constraints for SDKs older than client specification 4.2.0", async () => {
-    const reply = await features("", { "unleash-client-spec": "4.1.0" });
-    const checkout = reply.body.features.find((f: { name: string }) => f.name === "checkout");
-    expect(checkout.strategies[0].constraints).toEqual([
-      expect.objectContaining({ contextName: "plan", operator: "IN" }),
-    ]);
-    expect(checkout.strategies[0].segments).toBeUndefined();
-    expect(reply.body.segments).toBeUndefined();
-    expect(reply.body.query.inlineSegmentConstraints).toBe(true);
+  it("inlines segment constraints for SDKs older than client specification 4.2.2, as the spec says", async () => {
+    for (const older of ["4.2.1", "4.2.0", "4.1.9", "3.9.0"]) {
+      const reply = await features("", { "unleash-client-spec": older });
+      const checkout = reply.body.features.find((f: { name: string }) => f.name === "checkout");
+      expect(checkout.strategies[0].constraints, older).toEqual([
+        expect.objectContaining({ contextName: "plan", operator: "IN" }),
+      ]);
+      expect(checkout.strategies[0].segments).toBeUndefined();
+      expect(reply.body.segments).toBeUndefined();
+      expect(reply.body.query.inlineSegmentConstraints).toBe(true);
+    }
+    for (const newer of ["4.2.2", "4.3.0", "5.0.0", "10.0.0"]) {
+      const reply = await features("", { "unleash-client-spec": newer });
+      const checkout = reply.body.features.find((f: { name: string }) => f.name === "checkout");
+      expect(checkout.strategies[0], newer).toMatchObject({
+        constraints: [],
+        segments: [expect.any(Number)],
+      });
+      expect(reply.body.query.inlineSegmentConstraints).toBe(false);
+    }
     expect((await features("", { "unleash-client-spec": "banana" })).status).toBe(400);
   });
 

@@ -62,14 +62,31 @@ describe.each(databaseKinds)("event log (%s)", (kind) => {
     expect((await search({ query: "100%_" })).body).toMatchObject({ events: [], totalEvents: 0 });
   });
 
-  it("pages with limit and offset, counting every match", async () => {
+  it("pages with limit, and offset as the event id to list from, counting every match", async () => {
     const all = (await search({ project: "shop" })).body;
-    const page = (await search({ project: "shop", limit: 2, offset: 1 })).body;
+    const second = all.events[1];
+    const page = (await search({ project: "shop", limit: 2, offset: second.id })).body;
     expect(page.totalEvents).toBe(all.totalEvents);
     expect(page.events).toEqual(all.events.slice(1, 3));
+    // The id need not be a match's; 0 is no event's and lists from the newest.
+    const from = all.events[0].id - 1;
+    expect((await search({ project: "shop", offset: from })).body.events).toEqual(
+      all.events.filter((event: { id: number }) => event.id <= from),
+    );
+    expect((await search({ project: "shop", offset: 0 })).body.events).toEqual(all.events);
+    expect((await search({ project: "shop", offset: all.events.at(-1).id - 1 })).body).toMatchObject({
+      events: [],
+      totalEvents: all.totalEvents,
+    });
     expectInvalid(await search({ limit: 0 }), "limit");
     expectInvalid(await search({ limit: 101 }), "limit");
     expectInvalid(await search({ offset: -1 }), "offset");
+  });
+
+  it("refuses a type outside the spec's event list", async () => {
+    expectInvalid(await search({ type: "feature-made" }), "type");
+    expectInvalid(await search({ type: "Feature-Created" }), "type");
+    expect((await search({ type: "segment-deleted" })).body).toMatchObject({ events: [], totalEvents: 0 });
   });
 
   it("lists events on GET, filtered by project", async () => {

@@ -187,4 +187,15 @@ describe.each(databaseKinds)("tags, dependencies and lifecycle of flags (%s)", (
     await server.request(`${project}/other`, { method: "DELETE" });
     expect((await lifecycle()).at(-1).stage).toBe("archived");
   });
+
+  it("answers 404 for the lifecycle of an unknown flag or project (endpoint 15)", async () => {
+    for (const path of [
+      `${project}/never-created/lifecycle`,
+      "/api/admin/projects/nowhere/features/parent/lifecycle",
+    ]) {
+      const missing = await server.request(path);
+      expect(missing.status).toBe(404);
+      expect(missing.body.name).toBe("NotFoundError");
+    }
+  });
 });

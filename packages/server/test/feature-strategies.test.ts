@@ -43,7 +43,13 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
       constraints: [beta],
       segments: [segment],
       variants: [
-        { name: "blue", weight: 1000, weightType: "variable", payload: { type: "string", value: "b" } },
+        {
+          name: "blue",
+          weight: 1000,
+          weightType: "variable",
+          stickiness: "default",
+          payload: { type: "string", value: "b" },
+        },
       ],
     });
     expect(added.status).toBe(200);
@@ -94,10 +100,11 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
       await add({ name: "default", constraints: [{ ...beta, operator: "LIKE" }] }),
       "constraints.0.operator",
     );
-    expectInvalid(
-      await add({ name: "default", variants: [{ name: "a", weight: 600, weightType: "fix" }] }),
-      "variants",
-    );
+    const variant = { name: "a", weight: 600, weightType: "fix", stickiness: "default" };
+    expectInvalid(await add({ name: "default", variants: [variant] }), "variants");
+    // The spec requires a strategy variant's weight type and stickiness.
+    const { stickiness: _, ...withoutStickiness } = variant;
+    expectInvalid(await add({ name: "default", variants: [withoutStickiness] }), "variants.0.stickiness");
     expectInvalid(await add({ parameters: {} }), "name");
     const unknownEnv = await server.request(`${flag}/environments/staging/strategies`, {
       method: "POST",
@@ -119,13 +126,16 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
       body: { name: "userWithId", parameters: { userIds: "ada,grace" }, constraints: [] },
     });
     expect(put.status).toBe(200);
+    // What PUT leaves out, the reference keeps: title, disabled, segments, and the position.
     expect(put.body).toMatchObject({
       id: first.id,
       name: "userWithId",
-      title: null,
+      title: "Half of the testers",
+      disabled: false,
       sortOrder: first.sortOrder,
       parameters: { userIds: "ada,grace" },
-      segments: [],
+      segments: [segment],
+      constraints: [],
       variants: [],
     });
     expect(await latestEvent(server, "feature-strategy-update")).toMatchObject({
@@ -211,27 +221,26 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
       method: "PUT",
       body: [
         { name: "fixed", weight: 400, weightType: "fix", payload: { type: "json", value: '{"a":1}' } },
-        { name: "one", weightType: "variable", stickiness: "userId" },
-        { name: "two", weightType: "variable", overrides: [{ contextName: "userId", values: ["ada"] }] },
+        { name: "one", weight: 0, weightType: "variable", stickiness: "userId" },
+        {
+          name: "two",
+          weight: 0,
+          weightType: "variable",
+          overrides: [{ contextName: "userId", values: ["ada"] }],
+        },
       ],
     });
     expect(put.status).toBe(200);
+    // A stickiness left out stays out, as in the reference (SDKs read it as `default`).
     expect(put.body).toEqual({
       version: 1,
       variants: [
-        {
-          name: "fixed",
-          weight: 400,
-          weightType: "fix",
-          stickiness: "default",
-          payload: { type: "json", value: '{"a":1}' },
-        },
+        { name: "fixed", weight: 400, weightType: "fix", payload: { type: "json", value: '{"a":1}' } },
         { name: "one", weight: 300, weightType: "variable", stickiness: "userId" },
         {
           name: "two",
           weight: 300,
           weightType: "variable",
-          stickiness: "default",
           overrides: [{ contextName: "userId", values: ["ada"] }],
         },
       ],
@@ -270,15 +279,29 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
       "variants",
     );
     expectInvalid(
-      await server.request(variants, { method: "PUT", body: [{ name: "a" }, { name: "a" }] }),
+      await server.request(variants, {
+        method: "PUT",
+        body: [
+          { name: "a", weight: 1 },
+          { name: "a", weight: 1 },
+        ],
+      }),
       "variants.1.name",
     );
     expectInvalid(
       await server.request(variants, {
         method: "PUT",
-        body: [{ name: "a", payload: { type: "json", value: "{not json" } }],
+        body: [{ name: "a", weight: 1, payload: { type: "json", value: "{not json" } }],
       }),
       "variants.0.payload.value",
+    );
+    expectInvalid(await server.request(variants, { method: "PUT", body: [{ name: "a" }] }), "0.weight");
+    expectInvalid(
+      await server.request(variants, {
+        method: "PUT",
+        body: [{ name: "a", weight: 1000, weightType: "fix" }],
+      }),
+      "variants",
     );
     expect((await server.request(variants)).body).toEqual(before);
   });
@@ -286,25 +309,32 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
   it("sets variants of every environment at once, or of the environments listed", async () => {
     const everywhere = await server.request(`${flag}/variants`, {
       method: "PUT",
-      body: [{ name: "only", weightType: "variable" }],
+      body: [{ name: "only", weight: 1, weightType: "variable" }],
     });
-    expect(everywhere.body.variants).toEqual([
-      { name: "only", weight: 1000, weightType: "variable", stickiness: "default" },
-    ]);
+    expect(everywhere.body.variants).toEqual([{ name: "only", weight: 1000, weightType: "variable" }]);
     const environments = (await server.request(flag)).body.environments;
     expect(environments.map((env: { variants: unknown[] }) => env.variants)).toEqual([
       everywhere.body.variants,
       everywhere.body.variants,
     ]);
 
+    // PUT as in the reference, which fills in a variable weight type and `default` stickiness.
     const batch = await server.request(`${flag}/variants-batch`, {
-      method: "POST",
-      body: { environments: ["production"], variants: [{ name: "prod", weightType: "variable" }] },
+      method: "PUT",
+      body: { environments: ["production"], variants: [{ name: "prod", weight: 5 }] },
     });
     expect(batch.status).toBe(200);
+    expect(batch.body.variants).toEqual([
+      { name: "prod", weight: 1000, weightType: "variable", stickiness: "default" },
+    ]);
     const after = (await server.request(flag)).body.environments;
     expect(after[0].variants[0].name).toBe("only");
-    expect(after[1].variants[0].name).toBe("prod");
+    expect(after[1].variants).toEqual(batch.body.variants);
+    const posted = await server.request(`${flag}/variants-batch`, {
+      method: "POST",
+      body: { environments: ["production"], variants: [{ name: "prod", weight: 5 }] },
+    });
+    expect(posted.body).toEqual(batch.body);
     const unknown = await server.request(`${flag}/variants-batch`, {
       method: "POST",
       body: { environments: ["staging"], variants: [] },

@@ -134,6 +134,7 @@ describe.each(databaseKinds)("projects (%s)", (kind) => {
       id: "checkout",
       featureNaming: naming,
       featureLimit: 5,
+      defaultStickiness: "default",
     });
 
     const before = (await project("checkout")).body;

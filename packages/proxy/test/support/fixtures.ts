@@ -61,9 +61,19 @@ export function flagDocument(): ClientFeatures {
       }),
       feature({ name: "tenant-a", strategies: [{ name: "tenant", parameters: { tenants: "a" } }] }),
       feature({
-        name: "half-of-sessions-twin",
+        name: "half-of-visitors-twin",
         strategies: [
-          { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "sessionId", groupId: "h" } },
+          { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default", groupId: "h" } },
+        ],
+      }),
+      feature({
+        name: "half-of-visitors",
+        strategies: [
+          { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default", groupId: "h" } },
+        ],
+        variants: [
+          { name: "x", weight: 500, stickiness: "default" },
+          { name: "y", weight: 500, stickiness: "default" },
         ],
       }),
       feature({
@@ -71,10 +81,10 @@ export function flagDocument(): ClientFeatures {
         strategies: [
           { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "sessionId", groupId: "h" } },
         ],
-        variants: [
-          { name: "x", weight: 500, stickiness: "sessionId" },
-          { name: "y", weight: 500, stickiness: "sessionId" },
-        ],
+      }),
+      feature({
+        name: "any-session",
+        strategies: [{ name: "gradualRolloutSessionId", parameters: { percentage: "100", groupId: "s" } }],
       }),
     ],
     segments: [],

@@ -3,6 +3,7 @@ import type { Db } from "./connection.js";
 import * as initial from "./migrations/0001_initial.js";
 import * as featureCreatedBy from "./migrations/0002_feature_created_by.js";
 import * as revision from "./migrations/0003_revision.js";
+import * as variantsSorted from "./migrations/0004_variants_sorted.js";
 import * as tokenDisplay from "./migrations/0005_token_display.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "0001_initial": initial,
   "0002_feature_created_by": featureCreatedBy,
   "0003_revision": revision,
+  "0004_variants_sorted": variantsSorted,
   "0005_token_display": tokenDisplay,
 };
 

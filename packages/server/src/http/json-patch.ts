@@ -16,8 +16,9 @@ export const JsonPatch = Type.Array(
 export type PatchOperations = Static<typeof JsonPatch>;
 
 /**
- * A copy of `document` with the JSON Patch applied, checked against the same schema the
- * PUT body must meet: a patch cannot store what a replacement could not.
+ * A copy of `document` with the JSON Patch applied, completed with the schema's defaults and
+ * checked against the same schema the PUT body must meet: a patch stores what a
+ * replacement would, and cannot store what a replacement could not.
  */
 export function patched<S extends TSchema>(
   schema: S,
@@ -36,6 +37,7 @@ export function patched<S extends TSchema>(
   } catch (error) {
     throw validationError(`The JSON Patch does not apply: ${(error as Error).message.split("\n")[0]}`);
   }
+  Value.Default(schema, result);
   if (!Value.Check(schema, result)) {
     const details = [...Value.Errors(schema, result)].map((issue) => {
       const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");

@@ -32,14 +32,15 @@ const CONSTRAINT_OPERATORS = [
   "REGEX",
 ] as const;
 
-// Unknown keys are dropped rather than stored, as the reference strips them.
+// Unknown keys are dropped rather than stored (the reference refuses them). A constraint
+// always carries a `values` list, as the reference stores it and legacy SDKs expect.
 export const Constraint = Type.Object(
   {
     contextName: Type.String({ minLength: 1 }),
     operator: Type.Enum(CONSTRAINT_OPERATORS),
     caseInsensitive: Type.Optional(Type.Boolean()),
     inverted: Type.Optional(Type.Boolean()),
-    values: Type.Optional(Type.Array(Type.String())),
+    values: Type.Optional(Type.Array(Type.String(), { default: [] })),
     value: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

@@ -13,8 +13,11 @@ const Query = Type.Object({
   environment: Type.Optional(Type.String()),
 });
 
+/** The first client specification whose SDKs resolve segments themselves, as the spec says. */
+const SEGMENTS_SINCE = [4, 2, 2];
+
 /**
- * SDKs that implement client specification 4.2.0 or newer resolve segments themselves;
+ * SDKs that implement client specification 4.2.2 or newer resolve segments themselves;
  * older ones get each segment's constraints copied into the strategies that use it.
  */
 function inlineSegments(header: string | string[] | undefined): boolean {
@@ -22,8 +25,9 @@ function inlineSegments(header: string | string[] | undefined): boolean {
   const match = /^(\d+)\.(\d+)\.(\d+)/.exec(String(header));
   if (!match)
     throw invalidField("unleash-client-spec", "the Unleash-Client-Spec header must be a semantic version");
-  const [major, minor] = [Number(match[1]), Number(match[2])];
-  return major < 4 || (major === 4 && minor < 2);
+  const version = match.slice(1, 4).map(Number);
+  const differing = version.findIndex((part, index) => part !== SEGMENTS_SINCE[index]);
+  return differing !== -1 && version[differing]! < SEGMENTS_SINCE[differing]!;
 }
 
 /** Whether a client takes gzip: named (or `*`) without `q=0`, as SDK HTTP clients send it. */

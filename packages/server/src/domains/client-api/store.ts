@@ -59,12 +59,13 @@ export async function readEnvironment(db: Db, environment: string): Promise<Envi
   const strategiesOf = new Map<string, StrategyDefinition[]>();
   for (const row of strategies) {
     const list = strategiesOf.get(row.feature_name) ?? [];
+    // As the reference: segment ids in order, and no list at all for a strategy without any.
     list.push({
       name: row.strategy_name,
       constraints: row.constraints,
       parameters: asStrings(row.parameters),
       variants: row.variants,
-      segments: [...row.segments].sort((a, b) => a - b),
+      ...(row.segments.length > 0 ? { segments: [...row.segments].sort((a, b) => a - b) } : {}),
     });
     strategiesOf.set(row.feature_name, list);
   }

@@ -34,7 +34,10 @@ export interface EventQuery {
   feature?: string;
   query?: string;
   limit: number;
+  /** Matching events to skip, newest first. */
   offset: number;
+  /** The id of the newest event to list (endpoint 16's `offset`); older ones follow. */
+  startAt?: number;
 }
 
 const toEvent = (row: Selectable<EventTable>): StoredEvent => ({
@@ -114,8 +117,10 @@ export const eventStore = {
         ]),
       );
     }
+    // The total counts every match, wherever the page starts.
+    const page = query.startAt === undefined ? select : select.where("id", "<=", query.startAt);
     const [rows, count] = await Promise.all([
-      select.selectAll().orderBy("id", "desc").limit(query.limit).offset(query.offset).execute(),
+      page.selectAll().orderBy("id", "desc").limit(query.limit).offset(query.offset).execute(),
       select.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirst(),
     ]);
     return { events: rows.map(toEvent), total: Number(count?.count ?? 0) };

@@ -11,6 +11,7 @@ export interface ProjectLookup {
     id: string;
     featureNaming: { pattern: string | null; example: string | null; description: string | null };
     featureLimit: number | null;
+    defaultStickiness: string;
   }>;
   environmentsOf(db: Db, projectId: string): Promise<string[]>;
 }

@@ -5,6 +5,7 @@ import { JsonPatch } from "../../http/json-patch.js";
 import { urlSafeName } from "../../http/schemas.js";
 import type { DependencyService } from "./dependencies.js";
 import {
+  BatchVariants,
   CreateFeature,
   Dependency,
   EnvironmentParams,
@@ -47,8 +48,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
   app.post(
     "/api/admin/projects/:projectId/features",
     { schema: { params: ProjectParams, body: CreateFeature } },
-    async (request, reply) =>
-      reply.status(201).send(await features.create(request.params.projectId, request.body, actor(request))),
+    (request) => features.create(request.params.projectId, request.body, actor(request)),
   );
   app.post(
     "/api/admin/features/validate",
@@ -224,22 +224,25 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     version: 1,
     variants: (await features.get(request.params.projectId, request.params.featureName)).variants,
   }));
-  app.post(
-    `${base}/variants-batch`,
-    {
-      schema: {
-        params: FeatureParams,
-        body: Type.Object({ variants: Variants, environments: Type.Array(Type.String(), { minItems: 1 }) }),
-      },
+  // PUT as in the reference; POST as Signalbox first served it.
+  app.route({
+    method: ["PUT", "POST"],
+    url: `${base}/variants-batch`,
+    schema: {
+      params: FeatureParams,
+      body: Type.Object({
+        variants: BatchVariants,
+        environments: Type.Array(Type.String(), { minItems: 1 }),
+      }),
     },
-    (request) =>
+    handler: (request) =>
       variantsReply(
         request.params,
         request.body.environments,
         { variants: request.body.variants },
         actor(request),
       ),
-  );
+  });
 
   // Strategies
   app.get(`${environment}/strategies`, { schema: { params: EnvironmentParams } }, (request) =>
@@ -377,7 +380,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
 
   // Lifecycle
   app.get(`${base}/lifecycle`, { schema: { params: FeatureParams } }, (request) =>
-    features.lifecycle(request.params.featureName),
+    features.lifecycle(request.params.projectId, request.params.featureName),
   );
   app.post(
     `${base}/lifecycle/complete`,

@@ -8,20 +8,42 @@ const Payload = Type.Object({
   value: Type.String(),
 });
 
-export const Variant = Type.Object({
+const WEIGHT_TYPES = ["variable", "fix"] as const;
+const WeightType = Type.Enum(WEIGHT_TYPES);
+
+const variantFields = {
   name: Type.String({ minLength: 1, maxLength: 255 }),
-  weight: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-  weightType: Type.Optional(Type.Enum(["variable", "fix"])),
-  stickiness: Type.Optional(Type.String()),
+  weight: Type.Integer({ minimum: 0, maximum: 1000 }),
   payload: Type.Optional(Payload),
   overrides: Type.Optional(
     Type.Array(
       Type.Object({ contextName: Type.String({ minLength: 1 }), values: Type.Array(Type.String()) }),
     ),
   ),
-});
+};
 
-export const Variants = Type.Array(Variant);
+/** A flag variant; a weight type or stickiness left out stays out, as in the reference. */
+export const Variants = Type.Array(
+  Type.Object({
+    ...variantFields,
+    weightType: Type.Optional(WeightType),
+    stickiness: Type.Optional(Type.String()),
+  }),
+);
+
+/** The reference's `variants-batch` fills in a variable weight and `default` stickiness. */
+export const BatchVariants = Type.Array(
+  Type.Object({
+    ...variantFields,
+    weightType: Type.Optional(Type.Enum(WEIGHT_TYPES, { default: "variable" })),
+    stickiness: Type.Optional(Type.String({ default: "default" })),
+  }),
+);
+
+/** A strategy variant: the spec requires its weight type and stickiness. */
+const StrategyVariants = Type.Array(
+  Type.Object({ ...variantFields, weightType: WeightType, stickiness: Type.String() }),
+);
 
 export const Tag = Type.Object({
   type: Type.Optional(Type.String({ minLength: 2, maxLength: 50 })),
@@ -34,7 +56,7 @@ export const CreateFeature = Type.Object({
   description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   impressionData: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.Array(Tag)),
-  /** Set in every environment of the flag, as the reference does. */
+  /** Set in every environment of the flag as sent, weights included, as the reference does. */
   variants: Type.Optional(Variants),
 });
 
@@ -65,7 +87,7 @@ export const Strategy = Type.Object({
   constraints: Type.Optional(Type.Array(Constraint)),
   segments: Type.Optional(Type.Array(Type.Integer())),
   parameters: Type.Optional(Parameters),
-  variants: Type.Optional(Variants),
+  variants: Type.Optional(StrategyVariants),
 });
 
 export const Dependency = Type.Object({

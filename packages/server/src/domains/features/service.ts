@@ -8,7 +8,7 @@ import { type ProjectLookup, requireEnvironment, requireFeature } from "./access
 import { PatchableFeature, Variants } from "./schemas.js";
 import { type FeatureRow, featureStore } from "./store.js";
 import type { FeatureTagService } from "./tags.js";
-import { settleVariants, type VariantInput } from "./variants.js";
+import { settleVariants, type VariantInput, variantsAsSent } from "./variants.js";
 import { type FeatureView, featureViews, projectListing, strategyView } from "./view.js";
 
 export interface NewFeature {
@@ -39,6 +39,27 @@ const metadata = (row: FeatureRow): FeatureChanges => ({
 });
 
 const subject = (row: FeatureRow) => ({ project: row.project, featureName: row.name });
+
+/** Switches a flag on or off in one environment it has, recorded when that changes anything. */
+export async function switchEnvironment(
+  tx: Tx,
+  row: FeatureRow,
+  environment: string,
+  enabled: boolean,
+  changedBy: string,
+): Promise<void> {
+  const current = (await featureStore.environments(tx.db, [row.name])).find(
+    (env) => env.environment === environment,
+  );
+  if (!current || current.enabled === enabled) return;
+  await featureStore.setEnabled(tx.db, row.name, environment, enabled);
+  tx.record({
+    type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
+    createdBy: changedBy,
+    ...subject(row),
+    environment,
+  });
+}
 
 /** Flags: their lifecycle from creation to deletion, their metadata, and their environments. */
 export class FeatureService {
@@ -85,8 +106,9 @@ export class FeatureService {
       });
       const environments = await this.projects.environmentsOf(tx.db, project.id);
       await featureStore.addEnvironments(tx.db, row.name, environments);
+      // Kept as sent, weights unsettled, as the reference stores variants given here.
       if (input.variants?.length) {
-        await featureStore.setVariants(tx.db, row.name, environments, settleVariants(input.variants));
+        await featureStore.setVariants(tx.db, row.name, environments, variantsAsSent(input.variants));
       }
       for (const tag of input.tags ?? [])
         await this.tags.attach(tx, row, tag.type ?? "simple", tag.value, createdBy);
@@ -241,8 +263,9 @@ export class FeatureService {
   }
 
   /**
-   * Switches a flag on or off in one environment. A flag switched on without any strategy
-   * gets a 100% rollout, as in the reference, so that "on" means on for everyone.
+   * Switches a flag on or off in one environment. A flag switched on without an active
+   * strategy gets a 100% rollout after its others, as in the reference, so that "on" means
+   * on for everyone; unless its disabled strategies are to be activated instead.
    */
   async setEnabled(
     projectId: string,
@@ -255,13 +278,27 @@ export class FeatureService {
     await this.events.transaction(async (tx) => {
       const row = await requireFeature(tx.db, projectId, name);
       await requireEnvironment(tx.db, this.projects, row, environment);
-      const current = (await featureStore.environments(tx.db, [name])).find(
-        (env) => env.environment === environment,
-      );
-      if (!current) await featureStore.addEnvironments(tx.db, name, [environment]);
+      await featureStore.addEnvironments(tx.db, name, [environment]);
       if (enabled) {
         const strategies = await featureStore.strategies(tx.db, [name], environment);
-        if (strategies.length === 0) {
+        const disabled = strategies.filter((strategy) => strategy.disabled);
+        if (activateDisabledStrategies) {
+          for (const strategy of disabled) {
+            const updated = await featureStore.updateStrategy(tx.db, strategy.id, { disabled: false });
+            tx.record({
+              type: "feature-strategy-update",
+              createdBy: changedBy,
+              ...subject(row),
+              environment,
+              data: strategyView(updated),
+              preData: strategyView(strategy),
+            });
+          }
+        }
+        if (
+          strategies.length === 0 ||
+          (disabled.length === strategies.length && !activateDisabledStrategies)
+        ) {
           const added = await featureStore.insertStrategy(tx.db, {
             id: crypto.randomUUID(),
             featureName: name,
@@ -270,7 +307,7 @@ export class FeatureService {
             name: "flexibleRollout",
             title: null,
             disabled: false,
-            sortOrder: 0,
+            sortOrder: await featureStore.nextSortOrder(tx.db, name, environment),
             parameters: { rollout: "100", stickiness: "default", groupId: name },
             constraints: [],
             variants: [],
@@ -283,28 +320,9 @@ export class FeatureService {
             environment,
             data: strategyView(added),
           });
-        } else if (activateDisabledStrategies) {
-          for (const strategy of strategies.filter((candidate) => candidate.disabled)) {
-            const updated = await featureStore.updateStrategy(tx.db, strategy.id, { disabled: false });
-            tx.record({
-              type: "feature-strategy-update",
-              createdBy: changedBy,
-              ...subject(row),
-              environment,
-              data: strategyView(updated),
-              preData: strategyView(strategy),
-            });
-          }
         }
       }
-      if (current?.enabled === enabled) return;
-      await featureStore.setEnabled(tx.db, name, environment, enabled);
-      tx.record({
-        type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
-        createdBy: changedBy,
-        ...subject(row),
-        environment,
-      });
+      await switchEnvironment(tx, row, environment, enabled, changedBy);
     });
   }
 
@@ -354,7 +372,12 @@ export class FeatureService {
     });
   }
 
-  async lifecycle(name: string) {
+  /** Endpoint 15: archived flags keep their stages; an unknown project or flag is 404, as the spec says. */
+  async lifecycle(projectId: string, name: string) {
+    const flag = await featureStore.find(this.db, name);
+    if (!flag || flag.project !== projectId) {
+      throw notFound(`Could not find feature flag ${name} in project ${projectId}`);
+    }
     const rows = await featureStore.lifecycle(this.db, [name]);
     return rows.map((row) => ({
       stage: row.stage,

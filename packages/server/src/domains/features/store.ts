@@ -132,19 +132,33 @@ export const featureStore = {
       .where("environment", "=", environment)
       .execute(),
 
-  setVariants: (db: Db, name: string, environments: string[], variants: VariantRow[]) =>
-    db
+  setVariants: async (db: Db, name: string, environments: string[], variants: VariantRow[]) => {
+    // A project may have no environments at all: `in ()` is not SQL.
+    if (environments.length === 0) return;
+    await db
       .updateTable("feature_environments")
       .set({ variants: JSON.stringify(variants) })
       .where("feature_name", "=", name)
       .where("environment", "in", environments)
-      .execute(),
+      .execute();
+  },
 
   strategies: (db: Db, names: string[], environment?: string) => {
     if (names.length === 0) return Promise.resolve([]);
     let query = db.selectFrom("feature_strategies").selectAll().where("feature_name", "in", names);
     if (environment) query = query.where("environment", "=", environment);
     return query.orderBy("sort_order").orderBy("created_at").orderBy("id").execute();
+  },
+
+  /** After every strategy of the flag in the environment: where the reference puts a new one. */
+  nextSortOrder: async (db: Db, name: string, environment: string) => {
+    const row = await db
+      .selectFrom("feature_strategies")
+      .select((eb) => eb.fn.max("sort_order").as("max"))
+      .where("feature_name", "=", name)
+      .where("environment", "=", environment)
+      .executeTakeFirst();
+    return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
   },
 
   strategy: (db: Db, id: string) =>

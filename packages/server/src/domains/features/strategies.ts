@@ -3,9 +3,10 @@ import type { Db } from "../../db/connection.js";
 import type { ConstraintRow } from "../../db/schema.js";
 import { invalidField, notFound } from "../../http/errors.js";
 import { type PatchOperations, patched } from "../../http/json-patch.js";
-import type { EventService } from "../events/service.js";
+import type { EventService, Tx } from "../events/service.js";
 import { type ProjectLookup, requireEnvironment, requireFeature } from "./access.js";
 import { Strategy } from "./schemas.js";
+import { switchEnvironment } from "./service.js";
 import { type FeatureRow, featureStore, type StrategyValues } from "./store.js";
 import { settleVariants, type VariantInput } from "./variants.js";
 import { type StrategyView, strategyView } from "./view.js";
@@ -61,11 +62,14 @@ export class StrategyService {
   async add(place: Place, input: StrategyInput, by: string): Promise<StrategyView> {
     return this.events.transaction(async (tx) => {
       const row = await this.locate(tx.db, place);
-      const existing = await featureStore.strategies(tx.db, [row.name], place.environment);
-      const values = await this.settle(tx.db, row, input, existing.length);
       const added = strategyView(
         await featureStore.insertStrategy(tx.db, {
-          ...values,
+          ...(await this.settle(tx.db, row, input)),
+          title: input.title ?? null,
+          disabled: input.disabled ?? false,
+          sortOrder:
+            input.sortOrder ?? (await featureStore.nextSortOrder(tx.db, row.name, place.environment)),
+          segments: await this.segments(tx.db, input.segments ?? []),
           id: randomUUID(),
           featureName: row.name,
           project: row.project,
@@ -82,7 +86,12 @@ export class StrategyService {
     });
   }
 
-  /** PUT replaces the strategy; PATCH applies a JSON Patch to what GET shows. */
+  /**
+   * PUT replaces the strategy; PATCH applies a JSON Patch to what GET shows. As in the
+   * reference, the position stays (set-sort-order moves strategies), and a title,
+   * `disabled` or segment list left out or null keeps its value. A flag left without an
+   * active strategy in the environment is switched off there.
+   */
   async update(
     place: Place,
     id: string,
@@ -93,10 +102,11 @@ export class StrategyService {
       const row = await this.locate(tx.db, place);
       const before = strategyView(await this.requireStrategy(tx.db, row, place.environment, id));
       const { id: _id, featureName: _feature, ...editable } = before;
-      const input: StrategyInput = Array.isArray(change)
-        ? patched(Strategy, editable, change)
-        : { sortOrder: before.sortOrder, ...change };
-      const values = await this.settle(tx.db, row, input, before.sortOrder);
+      const input: StrategyInput = Array.isArray(change) ? patched(Strategy, editable, change) : change;
+      const values: Partial<StrategyValues> = await this.settle(tx.db, row, input);
+      if (input.title != null) values.title = input.title;
+      if (input.disabled != null) values.disabled = input.disabled;
+      if (input.segments) values.segments = await this.segments(tx.db, input.segments);
       const updated = strategyView(await featureStore.updateStrategy(tx.db, id, values));
       tx.record({
         type: "feature-strategy-update",
@@ -105,10 +115,12 @@ export class StrategyService {
         data: updated,
         preData: before,
       });
+      await this.offWhenNoneActive(tx, row, place.environment, by);
       return updated;
     });
   }
 
+  /** As in the reference, a flag left without an active strategy is switched off there. */
   async remove(place: Place, id: string, by: string): Promise<void> {
     await this.events.transaction(async (tx) => {
       const row = await this.locate(tx.db, place);
@@ -120,6 +132,7 @@ export class StrategyService {
         ...subject(row, place.environment),
         preData: before,
       });
+      await this.offWhenNoneActive(tx, row, place.environment, by);
     });
   }
 
@@ -161,37 +174,46 @@ export class StrategyService {
     return strategy;
   }
 
-  /** Checks a strategy against what exists and brings it to the stored form. */
+  private async offWhenNoneActive(tx: Tx, row: FeatureRow, environment: string, by: string) {
+    const strategies = await featureStore.strategies(tx.db, [row.name], environment);
+    if (strategies.every((strategy) => strategy.disabled)) {
+      await switchEnvironment(tx, row, environment, false, by);
+    }
+  }
+
+  private async segments(db: Db, ids: number[]): Promise<number[]> {
+    const segments = [...new Set(ids)];
+    await this.lookups.segments.requireAll(db, segments);
+    return segments;
+  }
+
+  /**
+   * Checks what every write of a strategy replaces and brings it to the stored form, with
+   * the reference's defaults: parameters as strings, and a rollout's missing percentage,
+   * stickiness (the project's default) and group id (the flag name) filled in, so that
+   * every SDK buckets users the same way.
+   */
   private async settle(
     db: Db,
     row: FeatureRow,
     input: StrategyInput,
-    sortOrder: number,
-  ): Promise<StrategyValues> {
+  ): Promise<Pick<StrategyValues, "name" | "parameters" | "constraints" | "variants">> {
     if (!(await this.lookups.definitions.exists(db, input.name))) {
       throw invalidField("name", `There is no strategy called ${input.name}`);
     }
-    const segments = [...new Set(input.segments ?? [])];
-    await this.lookups.segments.requireAll(db, segments);
     const parameters = Object.fromEntries(
       Object.entries(input.parameters ?? {}).map(([key, value]) => [key, String(value)]),
     );
-    // A rollout hashes on its group id and stickiness: fill them in as the admin UI does,
-    // so every SDK buckets users the same way.
     if (input.name === "flexibleRollout") {
-      parameters.groupId ||= row.name;
-      parameters.stickiness ||= "default";
       parameters.rollout ??= "100";
+      parameters.stickiness ||= (await this.projects.requireActive(db, row.project)).defaultStickiness;
+      parameters.groupId ||= row.name;
     }
     return {
       name: input.name,
-      title: input.title ?? null,
-      disabled: input.disabled ?? false,
-      sortOrder: input.sortOrder ?? sortOrder,
       parameters,
       constraints: input.constraints ?? [],
       variants: settleVariants(input.variants ?? [], "variants"),
-      segments,
     };
   }
 }

@@ -5,11 +5,28 @@ export const TOTAL_WEIGHT = 1000;
 
 export interface VariantInput {
   name: string;
-  weight?: number;
+  weight: number;
   weightType?: string;
   stickiness?: string;
   payload?: { type: string; value: string };
   overrides?: { contextName: string; values: string[] }[];
+}
+
+/**
+ * The reference sorts variants with `a.name.localeCompare(b.name)`, which follows the
+ * server's locale: under Danish "aa" comes after "z", under Czech "ch" after "h". Its
+ * published images set no locale, where Node's default is en-US; that collation is fixed
+ * here whatever this machine's locale: lowercase before uppercase, accents after the bare
+ * letter, punctuation before digits before letters, digits compared as text ("10" < "9").
+ */
+const collator = new Intl.Collator("en-US");
+
+/**
+ * Variants in the order the reference stores and serves them, by name. SDKs walk the list
+ * to place a user, so this order decides who gets which variant.
+ */
+export function inReferenceOrder<T extends { name: string }>(variants: readonly T[]): T[] {
+  return [...variants].sort((a, b) => collator.compare(a.name, b.name));
 }
 
 function checkPayload(payload: VariantInput["payload"], path: string): void {
@@ -29,45 +46,57 @@ function checkPayload(payload: VariantInput["payload"], path: string): void {
   }
 }
 
+function check(variants: readonly VariantInput[], path: string): void {
+  const names = new Set<string>();
+  variants.forEach((variant, index) => {
+    if (names.has(variant.name))
+      throw invalidField(`${path}.${index}.name`, `variant names must be unique: ${variant.name} repeats`);
+    names.add(variant.name);
+    checkPayload(variant.payload, `${path}.${index}`);
+  });
+}
+
+/** A variant as stored: what was sent, with the weight and weight type given. */
+const stored = (variant: VariantInput, weight: number, weightType = variant.weightType): VariantRow => ({
+  name: variant.name,
+  weight,
+  ...(weightType !== undefined ? { weightType } : {}),
+  ...(variant.stickiness !== undefined ? { stickiness: variant.stickiness } : {}),
+  ...(variant.payload ? { payload: variant.payload } : {}),
+  ...(variant.overrides ? { overrides: variant.overrides } : {}),
+});
+
 /**
- * Checks a variant list and settles its weights: `fix` weights stay as given, `variable`
- * ones share what the fixed ones leave, so that every list sums to 1000. The remainder of
- * an uneven split goes to the first variable variants, one point each.
+ * Checks a variant list and settles its weights as the reference does: `fix` weights stay
+ * as given, `variable` ones (a variant without a weight type counts as one) share what the
+ * fixed ones leave, the remainder of an uneven split going one point each to the first
+ * variable variants as sent. At least one variant must be variable. Sorted by name after.
  */
 export function settleVariants(variants: readonly VariantInput[], path = "variants"): VariantRow[] {
-  const names = new Set<string>();
-  let fixed = 0;
-  let variable = 0;
-  variants.forEach((variant, index) => {
-    const at = `${path}.${index}`;
-    if (names.has(variant.name))
-      throw invalidField(`${at}.name`, `variant names must be unique: ${variant.name} repeats`);
-    names.add(variant.name);
-    checkPayload(variant.payload, at);
-    if (variant.weightType === "fix") fixed += variant.weight ?? 0;
-    else variable++;
-  });
+  check(variants, path);
   if (variants.length === 0) return [];
-  if (fixed > TOTAL_WEIGHT)
-    throw invalidField(path, `fixed weights add up to ${fixed}, more than ${TOTAL_WEIGHT}`);
-  if (variable === 0 && fixed !== TOTAL_WEIGHT) {
-    throw invalidField(
-      path,
-      `fixed weights must add up to ${TOTAL_WEIGHT} when no variant is variable, not ${fixed}`,
-    );
-  }
-  const share = Math.floor((TOTAL_WEIGHT - fixed) / Math.max(variable, 1));
-  let remainder = (TOTAL_WEIGHT - fixed) % Math.max(variable, 1);
-  return variants.map((variant) => {
-    const fix = variant.weightType === "fix";
-    const weight = fix ? (variant.weight ?? 0) : share + (remainder-- > 0 ? 1 : 0);
-    return {
-      name: variant.name,
-      weight,
-      weightType: fix ? "fix" : "variable",
-      stickiness: variant.stickiness || "default",
-      ...(variant.payload ? { payload: variant.payload } : {}),
-      ...(variant.overrides?.length ? { overrides: variant.overrides } : {}),
-    };
-  });
+  const fixed = variants.filter((variant) => variant.weightType === "fix");
+  const variable = variants.length - fixed.length;
+  if (variable === 0) throw invalidField(path, 'There must be at least one "variable" variant');
+  const fixedTotal = fixed.reduce((sum, variant) => sum + variant.weight, 0);
+  if (fixedTotal > TOTAL_WEIGHT)
+    throw invalidField(path, `fixed weights add up to ${fixedTotal}, more than ${TOTAL_WEIGHT}`);
+  const share = Math.floor((TOTAL_WEIGHT - fixedTotal) / variable);
+  let remainder = (TOTAL_WEIGHT - fixedTotal) % variable;
+  return inReferenceOrder(
+    variants.map((variant) =>
+      variant.weightType === "fix"
+        ? stored(variant, variant.weight)
+        : stored(variant, share + (remainder-- > 0 ? 1 : 0), "variable"),
+    ),
+  );
+}
+
+/**
+ * Checks a variant list and keeps it as sent, weights included, sorted by name: what the
+ * reference stores for variants given with a new flag.
+ */
+export function variantsAsSent(variants: readonly VariantInput[], path = "variants"): VariantRow[] {
+  check(variants, path);
+  return inReferenceOrder(variants.map((variant) => stored(variant, variant.weight)));
 }

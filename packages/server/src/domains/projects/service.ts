@@ -42,6 +42,7 @@ export interface ActiveProject {
   id: string;
   featureNaming: FeatureNaming;
   featureLimit: number | null;
+  defaultStickiness: string;
 }
 
 export interface NewProject {
@@ -262,7 +263,12 @@ export class ProjectService {
   async findActive(db: Db, id: string): Promise<ActiveProject | undefined> {
     const row = await projectStore.byId(db, id);
     if (!row || row.archived_at) return undefined;
-    return { id: row.id, featureNaming: naming(row), featureLimit: row.feature_limit };
+    return {
+      id: row.id,
+      featureNaming: naming(row),
+      featureLimit: row.feature_limit,
+      defaultStickiness: row.default_stickiness,
+    };
   }
 
   async requireActive(db: Db, id: string): Promise<ActiveProject> {
