@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { LogController } from "fastify";
+import Fastify, { LogController, type RouteOptions } from "fastify";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
@@ -32,6 +32,7 @@ import { TokenService } from "./domains/tokens/service.js";
 import type { App } from "./http/app-type.js";
 import { authenticate } from "./http/auth.js";
 import { handleError, handleNotFound } from "./http/error-handler.js";
+import { boundRouteIntegers, refuseUnstorableText } from "./http/input-guard.js";
 import { loggerOptions } from "./logging.js";
 
 /** Every service of the flag service, wired to one database. */
@@ -95,6 +96,13 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
     body === "" ? done(null, undefined) : json(request, String(body), done),
   );
   app.decorateRequest("principal", undefined);
+  // The route table, as declared: what the fuzz test and API documentation are built from.
+  const routes: RouteOptions[] = [];
+  app.addHook("onRoute", (route) => {
+    boundRouteIntegers(route);
+    routes.push(route);
+  });
+  app.addHook("preValidation", refuseUnstorableText);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   app.addHook("onRequest", authenticate(services.tokens));
@@ -119,5 +127,5 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
   });
 
   await app.ready();
-  return { app, services };
+  return { app, services, routes };
 }

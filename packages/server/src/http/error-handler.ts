@@ -40,8 +40,31 @@ function fromFastify(error: FastifyError): ApiError | undefined {
   return undefined;
 }
 
+/**
+ * The net under the schemas: a value the database refuses because of what was sent is the
+ * sender's error, answered 400 (or 409 for a duplicate that a check missed), never 500.
+ * Logged, since each one is a validation that belongs in a schema or a service.
+ */
+function fromDatabase(error: FastifyError, request: FastifyRequest): ApiError | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string" || !/^(22|23|54)[0-9A-Z]{3}$/.test(code)) return undefined;
+  request.log.warn(
+    { code, route: request.routeOptions.url },
+    "the database refused a value the schemas let through",
+  );
+  if (code === "23505")
+    return new ApiError(409, "ConflictError", "Something with the same identity already exists.");
+  if (code === "23503") {
+    return new ApiError(400, "ValidationError", "The request refers to something that does not exist.");
+  }
+  const message = code.startsWith("54")
+    ? "A value in the request is too large to be stored."
+    : "A value in the request is malformed or out of range for what it is stored as.";
+  return new ApiError(400, "ValidationError", message);
+}
+
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const known = error instanceof ApiError ? error : fromFastify(error);
+  const known = error instanceof ApiError ? error : (fromFastify(error) ?? fromDatabase(error, request));
   if (known) return reply.status(known.status).send(known.toJSON());
   // Syntax errors from JSON.parse surface without a Fastify code.
   if (error instanceof SyntaxError) {

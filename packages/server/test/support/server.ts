@@ -25,6 +25,7 @@ export interface TestServer {
   url: string;
   db: Db;
   services: Awaited<ReturnType<typeof buildApp>>["services"];
+  routes: Awaited<ReturnType<typeof buildApp>>["routes"];
   // biome-ignore lint/suspicious/noExplicitAny: tests assert on bodies rather than type them
   request<T = any>(path: string, options?: RequestOptions): Promise<Reply<T>>;
   close(): Promise<void>;
@@ -33,7 +34,7 @@ export interface TestServer {
 /** The flag service on a random port over a database of its own, with one token of each type. */
 export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<TestServer> {
   const connection = await freshDatabase(kind);
-  const { app, services } = await buildApp(defaultConfig({ logLevel: "silent" }), connection.db);
+  const { app, services, routes } = await buildApp(defaultConfig({ logLevel: "silent" }), connection.db);
   await services.events.start();
   await services.tokens.ensure([ADMIN_TOKEN], "admin", "test");
   await services.tokens.ensure([CLIENT_TOKEN], "client", "test");
@@ -43,6 +44,7 @@ export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<Te
     url,
     db: connection.db,
     services,
+    routes,
     async request(path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       const token = options.token === undefined ? ADMIN_TOKEN : options.token;

@@ -258,7 +258,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     {
       schema: {
         params: EnvironmentParams,
-        body: Type.Array(Type.Object({ id: Type.String(), sortOrder: Type.Number() })),
+        body: Type.Array(Type.Object({ id: Type.String(), sortOrder: Type.Integer() })),
       },
     },
     async (request, reply) => {

@@ -83,7 +83,7 @@ export const Strategy = Type.Object({
   name: Type.String({ minLength: 1 }),
   title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   disabled: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  sortOrder: Type.Optional(Type.Number()),
+  sortOrder: Type.Optional(Type.Integer()),
   constraints: Type.Optional(Type.Array(Constraint)),
   segments: Type.Optional(Type.Array(Type.Integer())),
   parameters: Type.Optional(Parameters),

@@ -1,10 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { type Context, compile, type Snapshot } from "@signalbox/engine";
+import { invalidField } from "../../http/errors.js";
 import type { ClientFeaturesService } from "../client-api/service.js";
 import type { EnvironmentContent } from "../client-api/store.js";
 import type { Principal } from "../tokens/service.js";
 
 const TOP_LEVEL = new Set(["appName", "environment", "userId", "sessionId", "remoteAddress", "currentTime"]);
+
+/** A context value as text; a nested object or list is no value a constraint can compare. */
+function scalar(field: string, value: unknown): string {
+  if (typeof value === "object" || typeof value === "function") {
+    throw invalidField(`context.${field}`, `context.${field} must be a string, number or boolean`);
+  }
+  return String(value);
+}
 
 /**
  * Builds the evaluation context as the reference does: known fields at the top,
@@ -19,14 +28,16 @@ export function contextFrom(
   const context: Context = { properties };
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined || value === null || value === "") continue;
-    if (key === "properties" && typeof value === "object") {
-      for (const [name, inner] of Object.entries(value)) if (inner != null) properties[name] = String(inner);
+    if (key === "properties" && typeof value === "object" && !Array.isArray(value)) {
+      for (const [name, inner] of Object.entries(value)) {
+        if (inner != null) properties[name] = scalar(`properties.${name}`, inner);
+      }
       continue;
     }
     const nested = /^properties\[(.+)\]$/.exec(key);
-    if (nested) properties[nested[1]!] = String(value);
-    else if (TOP_LEVEL.has(key)) context[key] = String(value);
-    else properties[key] = String(value);
+    if (nested) properties[nested[1]!] = scalar(key, value);
+    else if (TOP_LEVEL.has(key)) context[key] = scalar(key, value);
+    else properties[key] = scalar(key, value);
   }
   context.environment = principal.environment;
   context.remoteAddress ??= clientIp;

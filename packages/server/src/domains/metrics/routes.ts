@@ -7,14 +7,15 @@ const Registration = Type.Object({
   instanceId: Type.Optional(Type.String()),
   sdkVersion: Type.Optional(Type.String()),
   strategies: Type.Optional(Type.Array(Type.String())),
-  started: Type.Optional(Type.Union([Type.String(), Type.Number()])),
-  interval: Type.Optional(Type.Number({ minimum: 0 })),
+  // Epoch seconds within what a Date can hold.
+  started: Type.Optional(Type.Union([Type.String(), Type.Number({ minimum: 0, maximum: 8.64e12 })])),
+  interval: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 
 const Counts = Type.Object({
-  yes: Type.Optional(Type.Number({ minimum: 0 })),
-  no: Type.Optional(Type.Number({ minimum: 0 })),
-  variants: Type.Optional(Type.Record(Type.String(), Type.Number({ minimum: 0 }))),
+  yes: Type.Optional(Type.Integer({ minimum: 0 })),
+  no: Type.Optional(Type.Integer({ minimum: 0 })),
+  variants: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))),
 });
 
 const Report = Type.Object({

@@ -33,8 +33,7 @@ export function tokenRoutes(app: App, tokens: TokenService): void {
     "/api/admin/api-tokens/:token",
     { schema: { params: Type.Object({ token: Type.String() }), body: UpdateToken } },
     async (request) => {
-      const id = Number(request.params.token);
-      return tokens.updateExpiry(id, request.body.expiresAt, actor(request));
+      return tokens.updateExpiry(request.params.token, request.body.expiresAt, actor(request));
     },
   );
 

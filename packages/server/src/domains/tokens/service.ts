@@ -80,6 +80,12 @@ function view(row: TokenRow): TokenView {
 // Revocations do not wait for this: every instance drops its cache when credentials change.
 const CACHE_MS = 60_000;
 
+/** A token id as the path gives it; one no row can have (not a number, past the column's range) is none. */
+function tokenId(text: string): number | undefined {
+  const id = Number(text);
+  return /^\d+$/.test(text) && id <= 2_147_483_647 ? id : undefined;
+}
+
 export class TokenService {
   // Every authenticated request resolves its token; a short-lived cache keeps SQL off that path.
   private readonly cache = new Map<
@@ -185,9 +191,11 @@ export class TokenService {
     }
   }
 
-  async updateExpiry(id: number, expiresAt: string, updatedBy: string): Promise<TokenView> {
+  async updateExpiry(idText: string, expiresAt: string, updatedBy: string): Promise<TokenView> {
     const date = new Date(expiresAt);
     if (Number.isNaN(date.getTime())) throw invalidField("expiresAt", "expiresAt must be a date");
+    const id = tokenId(idText);
+    if (id === undefined) throw notFound(`Could not find API token ${idText}`);
     return this.events.transaction(async (tx) => {
       const before = await tokenStore.byId(tx.db, id);
       if (!before) throw notFound(`Could not find API token ${id}`);
@@ -202,9 +210,11 @@ export class TokenService {
   /** Deletes by id, or by the full secret as older clients of the reference do. */
   async remove(idOrSecret: string, deletedBy: string): Promise<void> {
     await this.events.transaction(async (tx) => {
-      const row = /^\d+$/.test(idOrSecret)
-        ? await tokenStore.byId(tx.db, Number(idOrSecret))
-        : await tokenStore.byHash(tx.db, hash(idOrSecret));
+      const id = /^\d+$/.test(idOrSecret) ? tokenId(idOrSecret) : undefined;
+      const row =
+        id !== undefined
+          ? await tokenStore.byId(tx.db, id)
+          : await tokenStore.byHash(tx.db, hash(idOrSecret));
       if (!row) throw notFound(`Could not find API token ${idOrSecret}`);
       await tokenStore.remove(tx.db, row.id);
       tx.record({
