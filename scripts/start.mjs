@@ -118,6 +118,8 @@ children.push(
     SERVICE_ENVIRONMENT: "development",
     // Every second rather than every five, so what a newcomer changes shows up at once.
     SERVICE_FETCH_INTERVAL: "1000",
+    // The last good configuration, kept with the rest of the quick start's data.
+    BACKUP_DIR: join(dataDir, "proxy"),
   }),
 );
 await waitUntilUp(`http://${local}:${proxyPort}/proxy/health`);

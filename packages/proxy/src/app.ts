@@ -36,7 +36,7 @@ const FINAL_FLUSH_MS = 2000;
 export interface ListenOptions {
   /** Defaults to PORT, then PROXY_PORT, then 3000. */
   port?: number;
-  /** Defaults to every interface. */
+  /** Defaults to HOST, then 0.0.0.0 (every IPv4 interface). */
   host?: string;
 }
 
@@ -50,7 +50,7 @@ export interface SignalboxProxy {
   readonly ready: Promise<void>;
   /** Listens for HTTP and resolves to the address, e.g. `http://127.0.0.1:3000`. */
   listen(options?: ListenOptions): Promise<string>;
-  /** Stops polling, sends the usage counted so far, and closes the server. */
+  /** Stops polling, finishes saving the configuration, sends the usage counted so far, and closes the server. */
   close(): Promise<void>;
 }
 
@@ -76,6 +76,16 @@ async function buildApp(
   app.addContentTypeParser("*", { parseAs: "string" }, parseJsonBody);
   app.setErrorHandler(errorHandler(config.logger));
   await app.register(cors, { ...config.cors, strictPreflight: false });
+  // Before the body is read and before readiness and keys are checked: a path that does not
+  // exist is 404 for everyone, not a 503, 401 or 400 that sends the caller after the wrong problem.
+  const routes = `${config.proxyBasePath}/proxy`;
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!request.is404) return done();
+    const path = request.url.split("?")[0];
+    reply
+      .code(404)
+      .send({ error: `Not found: ${request.method} ${path}. The proxy's routes start with ${routes}.` });
+  });
   app.addHook(
     "preHandler",
     createGuard({
@@ -99,7 +109,11 @@ export async function createProxy(
   options: ProxyOptions = {},
   env: Environment = process.env,
 ): Promise<SignalboxProxy> {
-  const config = await resolveConfig(options, env);
+  return proxyFor(await resolveConfig(options, env));
+}
+
+/** A proxy for a configuration already resolved; it starts synchronising at once. */
+export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
   const outbound = new Outbound({
     rejectUnauthorized: config.httpOptions.rejectUnauthorized,
     httpProxy: config.httpProxy,
@@ -115,7 +129,7 @@ export async function createProxy(
     compileOptions: { strategies: config.customStrategies, hostname: config.hostname },
     refreshInterval: config.refreshInterval,
     storage: config.storageProvider,
-    storageKey: config.serviceAppName,
+    storageKey: config.storageKey,
     bootstrap: config.expBootstrap,
     logger: config.logger,
     observer: operational,
@@ -151,11 +165,11 @@ export async function createProxy(
     config,
     handler: (request, response) => app.routing(request, response),
     ready: sync.ready,
-    async listen({ port = config.port, host = "0.0.0.0" } = {}) {
+    async listen({ port = config.port, host = config.host } = {}) {
       return app.listen({ port, host });
     },
     async close() {
-      sync.stop();
+      await sync.stop();
       await Promise.race([
         reporter.stop(),
         new Promise((resolve) => setTimeout(resolve, FINAL_FLUSH_MS).unref()),

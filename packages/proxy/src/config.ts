@@ -1,11 +1,25 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Context, CustomStrategy } from "@signalbox/engine";
-import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from "./logger.js";
-import type { StorageProvider } from "./storage.js";
+import { createLogger, LOG_LEVELS, type LogFormat, type Logger, type LogLevel } from "./logger.js";
+import { FileStorageProvider, type StorageProvider, whyUnwritable } from "./storage.js";
+import {
+  aliasOf,
+  type Environment,
+  optionOf,
+  type ReadEnvironment,
+  readEnvironment,
+  renameOptions,
+  VARIABLES,
+  type VariableName,
+  type VariableSpec,
+  type VariableWith,
+} from "./variables.js";
+
+export type { Environment } from "./variables.js";
 
 /** Runs on every evaluation context after it is built; returns the context to evaluate with. */
 export type ContextEnricher = (context: Context) => Context | Promise<Context>;
@@ -29,10 +43,21 @@ export interface CorsOptions {
   preflightContinue?: boolean;
 }
 
-/** The in-code configuration; every field falls back to its environment variable, then its default. */
+/**
+ * The in-code configuration; every field falls back to its environment variable, then its
+ * default. The option names of @unleash/proxy's `createApp` are accepted too.
+ */
 export interface ProxyOptions {
   serviceUrl?: string;
   serviceApiToken?: string;
+  /** @unleash/proxy's name of `serviceUrl`. */
+  unleashUrl?: string;
+  /** @unleash/proxy's name of `serviceApiToken`. */
+  unleashApiToken?: string;
+  /** @unleash/proxy's name of `serviceAppName`. */
+  unleashAppName?: string;
+  /** @unleash/proxy's name of `serviceInstanceId`. */
+  unleashInstanceId?: string;
   clientKeys?: string[];
   /** @deprecated Use `clientKeys`. */
   proxySecrets?: string[];
@@ -47,12 +72,16 @@ export interface ProxyOptions {
   namePrefix?: string;
   tags?: TagFilter[];
   logger?: Logger;
+  logFormat?: LogFormat;
+  /** `true` is `logFormat: "json"`, `false` is `"pretty"`; `logFormat` wins. */
   useJsonLogger?: boolean;
   logLevel?: LogLevel;
   customStrategies?: CustomStrategy[];
   trustProxy?: boolean | string | string[];
   clientKeysHeaderName?: string;
   storageProvider?: StorageProvider;
+  /** Folder for the file backup of the last configuration; `false` turns it off. Unused with `storageProvider`. */
+  backupDir?: string | false;
   enableOAS?: boolean;
   enableAllEndpoint?: boolean;
   cors?: CorsOptions;
@@ -66,8 +95,10 @@ export interface ProxyConfig {
   serviceUrl: string;
   serviceApiToken: string;
   clientKeys: string[];
-  /** From PORT or PROXY_PORT; only the standalone process uses it. */
+  /** From PORT or PROXY_PORT: the standalone process's port and the default of `listen()`. */
   port: number;
+  /** From HOST: the standalone process's address and the default of `listen()`. */
+  host: string;
   /** Sanitised: empty, or a leading slash and no trailing one. */
   proxyBasePath: string;
   serviceAppName: string;
@@ -84,7 +115,12 @@ export interface ProxyConfig {
   trustProxy: boolean | string[];
   /** Lower-cased, as Node presents header names. */
   clientKeysHeaderName: string;
+  /** The host's provider, else a file in `backupDir`, else none. */
   storageProvider: StorageProvider | undefined;
+  /** What the configuration is saved under. */
+  storageKey: string;
+  /** Absolute; undefined when the file backup is off or a `storageProvider` replaces it. */
+  backupDir: string | undefined;
   enableOAS: boolean;
   enableAllEndpoint: boolean;
   cors: CorsOptions;
@@ -99,9 +135,7 @@ export interface ProxyConfig {
   hostname: string;
 }
 
-export type Environment = Record<string, string | undefined>;
-
-/** Raised before start-up when the configuration cannot work; the message names each option at fault. */
+/** Raised before start-up when the configuration cannot work; its one-line message names each option at fault. */
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -111,6 +145,10 @@ const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 function present(raw: string | undefined): string | undefined {
   const value = raw?.trim();
   return value === undefined || value === "" ? undefined : value;
+}
+
+function fallbackOf<T>(variable: VariableWith<T>): T {
+  return (VARIABLES[variable] as VariableSpec).fallback as T;
 }
 
 function splitList(raw: string): string[] {
@@ -138,74 +176,98 @@ function isTrustedProxyEntry(entry: string): boolean {
   return family !== 0 && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-/** Every option's value comes from here, so that each error names the option and its variable. */
+/** Every option's value comes from here, so that each error names the option and the variable. */
 class Reader {
   readonly errors: string[] = [];
 
-  constructor(private readonly env: Environment) {}
+  constructor(private readonly env: ReadEnvironment) {}
 
-  text(option: string | undefined, variable: string): string | undefined {
-    return present(option) ?? present(this.env[variable]);
+  /** The option and the variable as the operator set it: `refreshInterval (UNLEASH_FETCH_INTERVAL)`. */
+  label(variable: VariableName): string {
+    const option = optionOf(variable);
+    const name = this.env.sources.get(variable) ?? variable;
+    return option ? `${option} (${name})` : name;
   }
 
-  boolean(option: boolean | undefined, variable: string, fallback: boolean): boolean {
+  has(variable: VariableName): boolean {
+    return this.env.values.has(variable);
+  }
+
+  text(option: string | undefined, variable: VariableName): string | undefined {
+    return present(option) ?? this.env.values.get(variable);
+  }
+
+  textOr(option: string | undefined, variable: VariableWith<string>): string {
+    return this.text(option, variable) ?? fallbackOf<string>(variable);
+  }
+
+  optionalBoolean(option: boolean | undefined, variable: VariableName): boolean | undefined {
     if (option !== undefined) return option;
-    const raw = present(this.env[variable]);
-    return raw === undefined ? fallback : parseBoolean(raw);
+    const raw = this.env.values.get(variable);
+    return raw === undefined ? undefined : parseBoolean(raw);
   }
 
-  list(option: string[] | undefined, variable: string): string[] | undefined {
+  boolean(option: boolean | undefined, variable: VariableWith<boolean>): boolean {
+    return this.optionalBoolean(option, variable) ?? fallbackOf<boolean>(variable);
+  }
+
+  list(option: string[] | undefined, variable: VariableName): string[] | undefined {
     if (option !== undefined) return option.map((item) => item.trim()).filter((item) => item !== "");
-    const raw = present(this.env[variable]);
+    const raw = this.env.values.get(variable);
     return raw === undefined ? undefined : splitList(raw);
   }
 
-  integer(
-    name: string,
-    option: number | undefined,
-    variable: string,
-    fallback: number,
-    min = 0,
-    max = 2 ** 31,
-  ) {
-    const raw = option ?? present(this.env[variable]);
+  integer(option: number | undefined, variable: VariableWith<number>, min = 0, max = 2 ** 31): number {
+    const raw = option ?? this.env.values.get(variable);
+    const fallback = fallbackOf<number>(variable);
     if (raw === undefined) return fallback;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) {
-      this.errors.push(`${name} (${variable}) must be a whole number from ${min} to ${max}, got "${raw}"`);
+      this.errors.push(`${this.label(variable)} must be a whole number from ${min} to ${max}, got "${raw}"`);
       return fallback;
     }
     return value;
   }
 
-  required(name: string, value: string | undefined, variable: string): string {
-    if (value === undefined) this.errors.push(`${name} is required: set the ${name} option or ${variable}`);
+  required(value: string | undefined, variable: VariableName): string {
+    if (value === undefined) {
+      const alias = aliasOf(variable);
+      const option = optionOf(variable);
+      this.errors.push(
+        `${option} is required: set ${variable}${alias ? ` (or ${alias})` : ""} or the ${option} option`,
+      );
+    }
     return value ?? "";
   }
 
   /** Loads the array a script file exports (ESM default export or CommonJS module.exports). */
-  async fileExports(variable: string): Promise<unknown[] | undefined> {
-    const file = present(this.env[variable]);
+  async fileExports(variable: VariableName, what: string): Promise<unknown[] | undefined> {
+    const file = this.env.values.get(variable);
     if (file === undefined) return undefined;
+    const fix = `set ${this.label(variable)} to a script file exporting an array of ${what}`;
     try {
       const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
       if (Array.isArray(module.default)) return module.default;
-      this.errors.push(`${variable}: ${file} must export an array`);
+      this.errors.push(`${file} does not export an array: ${fix}`);
     } catch (error) {
-      this.errors.push(`${variable}: cannot load ${file}: ${(error as Error).message}`);
+      // A syntax error's message can run over several lines; the first says what is wrong.
+      const reason = ((error as Error).message ?? String(error)).split("\n")[0];
+      this.errors.push(`cannot load ${file} (${reason}): ${fix}`);
     }
     return undefined;
   }
 }
 
 function serviceUrlOf(reader: Reader, raw: string | undefined): string {
-  const url = reader.required("serviceUrl", raw, "SERVICE_URL");
+  const url = reader.required(raw, "SERVICE_URL");
   if (url === "") return url;
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
   } catch {
-    reader.errors.push(`serviceUrl (SERVICE_URL) must be an http(s) URL, got "${url}"`);
+    reader.errors.push(
+      `${reader.label("SERVICE_URL")} must be an http(s) URL such as http://flags.example:4242/api, got "${url}"`,
+    );
   }
   return url.replace(/\/+$/, "");
 }
@@ -216,13 +278,11 @@ function clientKeysOf(reader: Reader, options: ProxyOptions, logger: Logger): st
   const secrets = reader.list(options.proxySecrets, "SERVICE_PROXY_SECRETS");
   if (secrets?.length) {
     logger.warn(
-      "proxySecrets (SERVICE_PROXY_SECRETS) is deprecated; use clientKeys (SERVICE_PROXY_CLIENT_KEYS)",
+      `${reader.label("SERVICE_PROXY_SECRETS")} is deprecated; use ${reader.label("SERVICE_PROXY_CLIENT_KEYS")}`,
     );
     return secrets;
   }
-  reader.errors.push(
-    "clientKeys is required: set the clientKeys option or SERVICE_PROXY_CLIENT_KEYS (proxySecrets / SERVICE_PROXY_SECRETS is the deprecated alias)",
-  );
+  reader.required(undefined, "SERVICE_PROXY_CLIENT_KEYS");
   return [];
 }
 
@@ -232,7 +292,7 @@ function tagsOf(reader: Reader, option: TagFilter[] | undefined): TagFilter[] {
   for (const entry of reader.list(undefined, "SERVICE_TAGS") ?? []) {
     const colon = entry.indexOf(":");
     if (colon <= 0 || colon === entry.length - 1) {
-      reader.errors.push(`tags (SERVICE_TAGS) entries must look like name:value, got "${entry}"`);
+      reader.errors.push(`${reader.label("SERVICE_TAGS")} entries must look like name:value, got "${entry}"`);
       continue;
     }
     tags.push({ name: entry.slice(0, colon), value: entry.slice(colon + 1) });
@@ -240,24 +300,21 @@ function tagsOf(reader: Reader, option: TagFilter[] | undefined): TagFilter[] {
   return tags;
 }
 
-function trustProxyOf(
-  reader: Reader,
-  option: ProxyOptions["trustProxy"],
-  env: Environment,
-): boolean | string[] {
+function trustProxyOf(reader: Reader, option: ProxyOptions["trustProxy"]): boolean | string[] {
   let value: boolean | string[];
   if (typeof option === "boolean") value = option;
   else if (option !== undefined) value = Array.isArray(option) ? option : splitList(option);
   else {
-    const raw = present(env.TRUST_PROXY);
-    if (raw === undefined || raw.toLowerCase() === "false") value = false;
+    const raw = reader.text(undefined, "TRUST_PROXY");
+    if (raw === undefined) value = fallbackOf<boolean>("TRUST_PROXY");
+    else if (raw.toLowerCase() === "false") value = false;
     else if (raw.toLowerCase() === "true") value = true;
     else value = splitList(raw);
   }
   if (Array.isArray(value)) {
     for (const entry of value.filter((item) => !isTrustedProxyEntry(item))) {
       reader.errors.push(
-        `trustProxy (TRUST_PROXY) must be true, false, or IP addresses / CIDR ranges, got "${entry}"`,
+        `${reader.label("TRUST_PROXY")} must be true, false, or IP addresses / CIDR ranges, got "${entry}"`,
       );
     }
   }
@@ -265,23 +322,16 @@ function trustProxyOf(
 }
 
 function corsOf(reader: Reader, option: CorsOptions | undefined): CorsOptions {
-  const origins = reader.list(undefined, "CORS_ORIGIN") ?? ["*"];
+  const origins = reader.list(undefined, "CORS_ORIGIN") ?? [fallbackOf<string>("CORS_ORIGIN")];
   const allowedHeaders = reader.text(undefined, "CORS_ALLOWED_HEADERS");
   const fromEnv: CorsOptions = {
     origin: origins.length === 1 ? origins[0] : origins,
-    methods: reader.text(undefined, "CORS_METHODS") ?? "GET, POST",
-    exposedHeaders: reader.text(undefined, "CORS_EXPOSED_HEADERS") ?? "ETag",
-    credentials: reader.boolean(undefined, "CORS_CREDENTIALS", false),
-    maxAge: reader.integer("cors.maxAge", undefined, "CORS_MAX_AGE", 172800),
-    optionsSuccessStatus: reader.integer(
-      "cors.optionsSuccessStatus",
-      undefined,
-      "CORS_OPTIONS_SUCCESS_STATUS",
-      204,
-      200,
-      299,
-    ),
-    preflightContinue: reader.boolean(undefined, "CORS_PREFLIGHT_CONTINUE", false),
+    methods: reader.textOr(undefined, "CORS_METHODS"),
+    exposedHeaders: reader.textOr(undefined, "CORS_EXPOSED_HEADERS"),
+    credentials: reader.boolean(undefined, "CORS_CREDENTIALS"),
+    maxAge: reader.integer(undefined, "CORS_MAX_AGE"),
+    optionsSuccessStatus: reader.integer(undefined, "CORS_OPTIONS_SUCCESS_STATUS", 200, 299),
+    preflightContinue: reader.boolean(undefined, "CORS_PREFLIGHT_CONTINUE"),
     ...(allowedHeaders === undefined ? {} : { allowedHeaders }),
   };
   // An in-code object overrides field by field, so a host setting only `origin` keeps ETag exposed.
@@ -299,7 +349,7 @@ function strategiesOf(reader: Reader, loaded: unknown[]): CustomStrategy[] {
   );
   if (valid.length !== loaded.length) {
     reader.errors.push(
-      "customStrategies (SERVICE_CUSTOM_STRATEGIES_FILE) must be strategy objects with a name and an isEnabled(parameters, context) method",
+      `${reader.label("SERVICE_CUSTOM_STRATEGIES_FILE")} must hold strategy objects with a name and an isEnabled(parameters, context) method`,
     );
   }
   return valid;
@@ -308,7 +358,7 @@ function strategiesOf(reader: Reader, loaded: unknown[]): CustomStrategy[] {
 function enrichersOf(reader: Reader, loaded: unknown[]): ContextEnricher[] {
   const valid = loaded.filter((item): item is ContextEnricher => typeof item === "function");
   if (valid.length !== loaded.length) {
-    reader.errors.push("expCustomEnrichers (EXP_CUSTOM_ENRICHERS_FILE) must be functions taking a context");
+    reader.errors.push(`${reader.label("EXP_CUSTOM_ENRICHERS_FILE")} must hold functions taking a context`);
   }
   return valid;
 }
@@ -321,90 +371,168 @@ function bootstrapOf(reader: Reader, option: ProxyOptions["expBootstrap"]): Prox
   return { url, urlHeaders };
 }
 
+function logFormatOf(reader: Reader, options: ProxyOptions): LogFormat {
+  const raw = reader.text(options.logFormat, "LOG_FORMAT")?.toLowerCase();
+  if (raw === "json" || raw === "pretty") return raw;
+  if (raw !== undefined)
+    reader.errors.push(`${reader.label("LOG_FORMAT")} must be json or pretty, got "${raw}"`);
+  const json = reader.optionalBoolean(options.useJsonLogger, "JSON_LOGGER");
+  if (json !== undefined) return json ? "json" : "pretty";
+  // A person reads a terminal; anything else is a collector that wants one object per line.
+  return process.stdout.isTTY ? "pretty" : "json";
+}
+
+/**
+ * The file backup's folder: BACKUP_DIR, else the command's default. A folder the operator
+ * chose and that cannot be written stops start-up; the default one only turns backups off
+ * (a read-only container still runs, as the reference proxy does).
+ */
+async function backupDirOf(
+  reader: Reader,
+  option: string | false | undefined,
+  standalone: boolean,
+  notices: string[],
+): Promise<string | undefined> {
+  if (option === false) return undefined;
+  const chosen = reader.text(option, "BACKUP_DIR");
+  if (chosen?.toLowerCase() === "off") return undefined;
+  if (chosen === undefined && !standalone) return undefined;
+  const dir = resolve(chosen ?? fallbackOf<string>("BACKUP_DIR"));
+  const problem = await whyUnwritable(dir);
+  if (problem === undefined) return dir;
+  if (chosen !== undefined) {
+    reader.errors.push(
+      `${reader.label("BACKUP_DIR")} ${dir} cannot be written (${problem}): fix its permissions, choose another folder, or set BACKUP_DIR=off`,
+    );
+  } else {
+    notices.push(
+      `no backup of the configuration: ${dir} cannot be written (${problem}); set BACKUP_DIR to a writable folder, or BACKUP_DIR=off`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * The file a backup goes to depends on what the upstream sends: two proxies sharing a
+ * folder with other tokens or filters must never start with each other's flags.
+ */
+function backupKey(
+  config: Pick<
+    ProxyConfig,
+    "serviceAppName" | "serviceUrl" | "serviceApiToken" | "projectName" | "namePrefix" | "tags"
+  >,
+) {
+  const upstream = JSON.stringify([
+    config.serviceUrl,
+    config.serviceApiToken,
+    config.projectName,
+    config.namePrefix,
+    config.tags,
+  ]);
+  return `${config.serviceAppName}-${createHash("sha256").update(upstream).digest("hex").slice(0, 12)}`;
+}
+
+export interface ResolveOptions {
+  /** The signalbox-proxy command: the file backup is on unless turned off. */
+  standalone?: boolean;
+}
+
 /**
  * Merges in-code options over environment variables over defaults, as the reference proxy
- * does. Every problem found is reported at once, in one ConfigError.
+ * does; @unleash/proxy's variable and option names stand in for Signalbox's when those are
+ * unset. Every problem found is reported at once, in one ConfigError.
  */
-export async function resolveConfig(options: ProxyOptions = {}, env: Environment = process.env) {
-  const reader = new Reader(env);
-  const logLevelText = reader.text(options.logLevel, "LOG_LEVEL")?.toLowerCase() ?? "warn";
+export async function resolveConfig(
+  given: ProxyOptions = {},
+  env: Environment = process.env,
+  { standalone = false }: ResolveOptions = {},
+) {
+  const read = readEnvironment(env);
+  const { options, notices: renamed } = renameOptions(given);
+  const notices = [...read.notices, ...renamed];
+  const reader = new Reader(read);
+  if ("preHook" in options) {
+    reader.errors.push(
+      "preHook (an Express hook of @unleash/proxy) is not supported: mount proxy.handler in a server of your own and add the middleware there",
+    );
+  }
+  const logLevelText = reader.textOr(options.logLevel, "LOG_LEVEL").toLowerCase();
   const logLevel = LOG_LEVELS.find((level) => level === logLevelText);
-  if (!logLevel) reader.errors.push(`logLevel (LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}`);
+  if (!logLevel) reader.errors.push(`${reader.label("LOG_LEVEL")} must be one of ${LOG_LEVELS.join(", ")}`);
   const logger =
-    options.logger ??
-    createLogger({
-      level: logLevel ?? "warn",
-      json: reader.boolean(options.useJsonLogger, "JSON_LOGGER", false),
-    });
+    options.logger ?? createLogger({ level: logLevel ?? "warn", format: logFormatOf(reader, options) });
+
+  const serviceUrl = serviceUrlOf(reader, reader.text(options.serviceUrl, "SERVICE_URL"));
+  const serviceApiToken = reader.required(
+    reader.text(options.serviceApiToken, "SERVICE_API_TOKEN"),
+    "SERVICE_API_TOKEN",
+  );
+  const serviceAppName = reader.textOr(options.serviceAppName, "SERVICE_APP_NAME");
+  const projectName = reader.text(options.projectName, "SERVICE_PROJECT_NAME");
+  const namePrefix = reader.text(options.namePrefix, "SERVICE_NAME_PREFIX");
+  const tags = tagsOf(reader, options.tags);
+  const backupDir = options.storageProvider
+    ? undefined
+    : await backupDirOf(reader, options.backupDir, standalone, notices);
 
   const config: ProxyConfig = {
-    serviceUrl: serviceUrlOf(reader, reader.text(options.serviceUrl, "SERVICE_URL")),
-    serviceApiToken: reader.required(
-      "serviceApiToken",
-      reader.text(options.serviceApiToken, "SERVICE_API_TOKEN"),
-      "SERVICE_API_TOKEN",
-    ),
+    serviceUrl,
+    serviceApiToken,
     clientKeys: clientKeysOf(reader, options, logger),
-    port: reader.integer("port", undefined, env.PORT ? "PORT" : "PROXY_PORT", 3000, 0, 65535),
-    proxyBasePath: sanitizeBasePath(options.proxyBasePath ?? env.PROXY_BASE_PATH ?? ""),
-    serviceAppName: reader.text(options.serviceAppName, "SERVICE_APP_NAME") ?? "service-proxy",
+    port: reader.integer(undefined, reader.has("PORT") ? "PORT" : "PROXY_PORT", 0, 65535),
+    host: reader.textOr(undefined, "HOST"),
+    proxyBasePath: sanitizeBasePath(options.proxyBasePath ?? reader.textOr(undefined, "PROXY_BASE_PATH")),
+    serviceAppName,
     serviceInstanceId:
       reader.text(options.serviceInstanceId, "SERVICE_INSTANCE_ID") ??
       `generated-${randomBytes(4).toString("hex")}-${process.pid}-${hostname()}`,
-    refreshInterval: reader.integer(
-      "refreshInterval",
-      options.refreshInterval,
-      "SERVICE_FETCH_INTERVAL",
-      5000,
-      1,
-    ),
-    metricsInterval: reader.integer(
-      "metricsInterval",
-      options.metricsInterval,
-      "SERVICE_METRICS_INTERVAL",
-      30000,
-      1,
-    ),
-    metricsJitter: reader.integer("metricsJitter", options.metricsJitter, "SERVICE_METRICS_JITTER", 0),
+    refreshInterval: reader.integer(options.refreshInterval, "SERVICE_FETCH_INTERVAL", 1),
+    metricsInterval: reader.integer(options.metricsInterval, "SERVICE_METRICS_INTERVAL", 1),
+    metricsJitter: reader.integer(options.metricsJitter, "SERVICE_METRICS_JITTER"),
     environment: reader.text(options.environment, "SERVICE_ENVIRONMENT"),
-    projectName: reader.text(options.projectName, "SERVICE_PROJECT_NAME"),
-    namePrefix: reader.text(options.namePrefix, "SERVICE_NAME_PREFIX"),
-    tags: tagsOf(reader, options.tags),
+    projectName,
+    namePrefix,
+    tags,
     logger,
     customStrategies: strategiesOf(
       reader,
-      options.customStrategies ?? (await reader.fileExports("SERVICE_CUSTOM_STRATEGIES_FILE")) ?? [],
+      options.customStrategies ??
+        (await reader.fileExports("SERVICE_CUSTOM_STRATEGIES_FILE", "strategy objects")) ??
+        [],
     ),
-    trustProxy: trustProxyOf(reader, options.trustProxy, env),
-    clientKeysHeaderName: (
-      reader.text(options.clientKeysHeaderName, "CLIENT_KEY_HEADER_NAME") ?? "authorization"
-    ).toLowerCase(),
-    storageProvider: options.storageProvider,
-    enableOAS: reader.boolean(options.enableOAS, "ENABLE_OAS", false),
-    enableAllEndpoint: reader.boolean(options.enableAllEndpoint, "ENABLE_ALL_ENDPOINT", false),
+    trustProxy: trustProxyOf(reader, options.trustProxy),
+    clientKeysHeaderName: reader.textOr(options.clientKeysHeaderName, "CLIENT_KEY_HEADER_NAME").toLowerCase(),
+    storageProvider: options.storageProvider ?? (backupDir ? new FileStorageProvider(backupDir) : undefined),
+    // A host's provider gets the app name, as the reference proxy's SDK gives it.
+    storageKey: options.storageProvider
+      ? serviceAppName
+      : backupKey({ serviceAppName, serviceUrl, serviceApiToken, projectName, namePrefix, tags }),
+    backupDir,
+    enableOAS: reader.boolean(options.enableOAS, "ENABLE_OAS"),
+    enableAllEndpoint: reader.boolean(options.enableAllEndpoint, "ENABLE_ALL_ENDPOINT"),
     cors: corsOf(reader, options.cors),
     httpOptions: {
       rejectUnauthorized: reader.boolean(
         options.httpOptions?.rejectUnauthorized,
         "HTTP_OPTIONS_REJECT_UNAUTHORIZED",
-        true,
       ),
     },
-    httpProxy: present(env.HTTP_PROXY) ?? present(env.http_proxy),
-    httpsProxy: present(env.HTTPS_PROXY) ?? present(env.https_proxy),
-    noProxy: present(env.NO_PROXY) ?? present(env.no_proxy),
+    httpProxy: reader.text(undefined, "HTTP_PROXY"),
+    httpsProxy: reader.text(undefined, "HTTPS_PROXY"),
+    noProxy: reader.text(undefined, "NO_PROXY"),
     expBootstrap: bootstrapOf(reader, options.expBootstrap),
     expServerSideSdkConfig: {
       tokens: reader.list(options.expServerSideSdkConfig?.tokens, "EXP_SERVER_SIDE_SDK_CONFIG_TOKENS") ?? [],
     },
     expCustomEnrichers: enrichersOf(
       reader,
-      options.expCustomEnrichers ?? (await reader.fileExports("EXP_CUSTOM_ENRICHERS_FILE")) ?? [],
+      options.expCustomEnrichers ??
+        (await reader.fileExports("EXP_CUSTOM_ENRICHERS_FILE", "context enricher functions")) ??
+        [],
     ),
-    hostname: present(env.HOSTNAME) ?? hostname(),
+    hostname: reader.text(undefined, "HOSTNAME") ?? hostname(),
   };
-  if (reader.errors.length > 0) {
-    throw new ConfigError(`The proxy cannot start:\n  - ${reader.errors.join("\n  - ")}`);
-  }
+  if (reader.errors.length > 0) throw new ConfigError(`invalid configuration: ${reader.errors.join("; ")}`);
+  for (const notice of notices) logger.warn(notice);
   return config;
 }

@@ -6,8 +6,12 @@ export {
   type Environment,
   type ProxyConfig,
   type ProxyOptions,
+  type ResolveOptions,
   resolveConfig,
   type TagFilter,
 } from "./config.js";
-export type { Logger, LogLevel } from "./logger.js";
+export type { LogFormat, Logger, LogLevel } from "./logger.js";
+export { startStandalone } from "./standalone.js";
+export { StartupError } from "./startup.js";
 export { FileStorageProvider, type StorageProvider } from "./storage.js";
+export { VARIABLES } from "./variables.js";

@@ -1,7 +1,9 @@
-import { format } from "node:util";
+import { format as formatMessage } from "node:util";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "fatal"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** `json`: one object per line, for collectors; `pretty`: `<ISO time> <LEVEL> <message>`, for people. */
+export type LogFormat = "json" | "pretty";
 
 /** What the proxy logs through; the reference proxy's custom loggers have this shape. */
 export interface Logger {
@@ -14,15 +16,18 @@ export interface Logger {
 
 export interface DefaultLoggerOptions {
   level: LogLevel;
-  /** One JSON object per line instead of a human-readable line. */
-  json: boolean;
+  format: LogFormat;
   write?: (line: string) => void;
 }
 
-/** The logger used when the host supplies none: one line per message, on stdout. */
+/**
+ * The logger used when the host supplies none, on stdout. Its JSON lines carry the flag
+ * service's fields in the service's order (`level` by name, `time` in ISO, `name`, `msg`),
+ * so one collector query covers both.
+ */
 export function createLogger({
   level,
-  json,
+  format,
   write = (line) => process.stdout.write(line),
 }: DefaultLoggerOptions) {
   const threshold = LOG_LEVELS.indexOf(level);
@@ -31,11 +36,11 @@ export function createLogger({
     (message: string, ...args: unknown[]): void => {
       if (LOG_LEVELS.indexOf(name) < threshold) return;
       const time = new Date().toISOString();
-      const text = format(message, ...args);
+      const msg = formatMessage(message, ...args);
       write(
-        json
-          ? `${JSON.stringify({ time, level: name, name: "signalbox-proxy", msg: text })}\n`
-          : `${time} ${name.toUpperCase()} ${text}\n`,
+        format === "json"
+          ? `${JSON.stringify({ level: name, time, name: "signalbox-proxy", msg })}\n`
+          : `${time} ${name.toUpperCase()} ${msg}\n`,
       );
     };
   return {

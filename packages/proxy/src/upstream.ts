@@ -57,6 +57,8 @@ export type FetchResult =
   | { outcome: "changed"; document: ClientFeatures; etag: string | undefined }
   | { outcome: "unchanged" }
   | { outcome: "denied"; status: number }
+  /** 404 for the features path: the service URL points somewhere else than the flag service's API. */
+  | { outcome: "missing"; url: string }
   | { outcome: "failed"; reason: string };
 
 export type PostResult =
@@ -126,10 +128,15 @@ export class Upstream {
       await response.body.dump();
       if (response.statusCode === 304) return { outcome: "unchanged" };
       if (isDenied(response.statusCode)) return { outcome: "denied", status: response.statusCode };
+      if (response.statusCode === 404) return { outcome: "missing", url: this.featuresUrl };
       return { outcome: "failed", reason: `HTTP ${response.statusCode}` };
     } catch (error) {
       return { outcome: "failed", reason: (error as Error).message };
     }
+  }
+
+  get serviceUrl(): string {
+    return this.settings.serviceUrl;
   }
 
   register(body: unknown): Promise<PostResult> {

@@ -5,6 +5,30 @@ import { FakeUpstream } from "./support/upstream.js";
 
 const NOT_READY = /not ready/;
 
+/** What a caller gets on a path the proxy does not have: 404, whatever it sends and whatever the state. */
+async function expectNotFoundForEveryone(proxy: SignalboxProxy) {
+  const calls = [
+    { method: "GET", url: "/proxy/nope", headers: {} },
+    { method: "GET", url: "/proxy/nope?userId=1", headers: { authorization: CLIENT_KEY } },
+    { method: "GET", url: "/api/frontend", headers: { authorization: "wrong" } },
+    { method: "DELETE", url: "/proxy", headers: { authorization: CLIENT_KEY } },
+    {
+      method: "POST",
+      url: "/api/client/features",
+      headers: { authorization: CLIENT_KEY, "content-type": "application/json" },
+      payload: "{oops",
+    },
+    { method: "POST", url: "/nope", headers: { "content-type": "text/plain" }, payload: "x" },
+  ] as const;
+  for (const call of calls) {
+    const response = await proxy.app.inject(call);
+    expect(response.statusCode, `${call.method} ${call.url}`).toBe(404);
+    expect(response.json().error).toBe(
+      `Not found: ${call.method} ${call.url.split("?")[0]}. The proxy's routes start with /proxy.`,
+    );
+  }
+}
+
 describe("before the first synchronisation", () => {
   let upstream: FakeUpstream;
   let proxy: SignalboxProxy;
@@ -56,6 +80,10 @@ describe("before the first synchronisation", () => {
     expect(response.statusCode).toBe(204);
   });
 
+  test("an unknown path is 404 for every caller, not 503", async () => {
+    await expectNotFoundForEveryone(proxy);
+  });
+
   test("validation comes before readiness", async () => {
     const response = await proxy.app.inject({
       method: "POST",
@@ -77,6 +105,10 @@ describe("once ready", () => {
   afterAll(async () => {
     await proxy.close();
     await upstream.close();
+  });
+
+  test("an unknown path is 404 for every caller, before the key is checked", async () => {
+    await expectNotFoundForEveryone(proxy);
   });
 
   test("a missing or unknown key gets 401", async () => {

@@ -1,9 +1,20 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, expect, test } from "vitest";
-import { ConfigError, type Environment, resolveConfig } from "../src/index.js";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import {
+  ConfigError,
+  type Environment,
+  FileStorageProvider,
+  type ProxyOptions,
+  resolveConfig,
+  VARIABLES,
+} from "../src/index.js";
 import { recordingLogger } from "./support/fixtures.js";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const REQUIRED: Environment = {
   SERVICE_URL: "http://upstream.test/api/",
@@ -75,6 +86,7 @@ describe("every option reads its variable", () => {
     const config = await resolveConfig({}, REQUIRED);
     expect(config).toMatchObject({
       port: 3000,
+      host: "0.0.0.0",
       proxyBasePath: "",
       serviceAppName: "service-proxy",
       refreshInterval: 5000,
@@ -88,6 +100,7 @@ describe("every option reads its variable", () => {
       trustProxy: false,
       clientKeysHeaderName: "authorization",
       storageProvider: undefined,
+      backupDir: undefined,
       enableOAS: false,
       enableAllEndpoint: false,
       cors: {
@@ -116,6 +129,7 @@ describe("every option reads its variable", () => {
       {
         ...REQUIRED,
         PROXY_PORT: "4000",
+        HOST: "::",
         PROXY_BASE_PATH: "base/path/",
         SERVICE_APP_NAME: "edge-app",
         SERVICE_INSTANCE_ID: "instance-1",
@@ -148,6 +162,7 @@ describe("every option reads its variable", () => {
     );
     expect(config).toMatchObject({
       port: 4000,
+      host: "::",
       proxyBasePath: "/base/path",
       serviceAppName: "edge-app",
       serviceInstanceId: "instance-1",
@@ -275,5 +290,272 @@ describe("script files", () => {
     );
     expect(message).toContain("SERVICE_CUSTOM_STRATEGIES_FILE");
     expect(message).toContain("EXP_CUSTOM_ENRICHERS_FILE");
+  });
+});
+
+describe("a drop-in for @unleash/proxy", () => {
+  // Every variable @unleash/proxy 1.4.19 reads (dist/config.js, dist/server.js, and the
+  // HTTP(S)_PROXY its README lists): each must mean something here.
+  const REFERENCE_VARIABLES = [
+    "UNLEASH_URL",
+    "UNLEASH_API_TOKEN",
+    "UNLEASH_PROXY_CLIENT_KEYS",
+    "UNLEASH_PROXY_SECRETS",
+    "UNLEASH_APP_NAME",
+    "UNLEASH_INSTANCE_ID",
+    "UNLEASH_FETCH_INTERVAL",
+    "UNLEASH_METRICS_INTERVAL",
+    "UNLEASH_METRICS_JITTER",
+    "UNLEASH_ENVIRONMENT",
+    "UNLEASH_PROJECT_NAME",
+    "UNLEASH_NAME_PREFIX",
+    "UNLEASH_TAGS",
+    "UNLEASH_CUSTOM_STRATEGIES_FILE",
+    "PORT",
+    "PROXY_PORT",
+    "PROXY_BASE_PATH",
+    "LOG_LEVEL",
+    "JSON_LOGGER",
+    "TRUST_PROXY",
+    "CLIENT_KEY_HEADER_NAME",
+    "ENABLE_OAS",
+    "ENABLE_ALL_ENDPOINT",
+    "CORS_ORIGIN",
+    "CORS_METHODS",
+    "CORS_ALLOWED_HEADERS",
+    "CORS_EXPOSED_HEADERS",
+    "CORS_CREDENTIALS",
+    "CORS_MAX_AGE",
+    "CORS_PREFLIGHT_CONTINUE",
+    "CORS_OPTIONS_SUCCESS_STATUS",
+    "HTTP_OPTIONS_REJECT_UNAUTHORIZED",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "EXP_BOOTSTRAP_URL",
+    "EXP_BOOTSTRAP_AUTHORIZATION",
+    "EXP_SERVER_SIDE_SDK_CONFIG_TOKENS",
+    "EXP_CUSTOM_ENRICHERS_FILE",
+  ];
+
+  test("every variable of the reference is read, under its own name or as an alias", () => {
+    const read = new Set(
+      Object.entries(VARIABLES).flatMap(([name, spec]) => ["alias" in spec ? spec.alias : undefined, name]),
+    );
+    expect(REFERENCE_VARIABLES.filter((name) => !read.has(name))).toEqual([]);
+  });
+
+  test("the UNLEASH_* variables set what their SERVICE_* names set, with one notice each", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "signalbox-proxy-config-"));
+    const strategies = join(folder, "strategies.cjs");
+    await writeFile(strategies, "module.exports = [{ name: 'tenant', isEnabled: () => true }];");
+    const logger = recordingLogger();
+    const reference: Environment = {
+      UNLEASH_URL: "https://unleash.test/api/",
+      UNLEASH_API_TOKEN: "reference-token",
+      UNLEASH_PROXY_CLIENT_KEYS: "some-secret, other-secret",
+      UNLEASH_APP_NAME: "edge-app",
+      UNLEASH_INSTANCE_ID: "instance-1",
+      UNLEASH_FETCH_INTERVAL: "1000",
+      UNLEASH_METRICS_INTERVAL: "2000",
+      UNLEASH_METRICS_JITTER: "300",
+      UNLEASH_ENVIRONMENT: "production",
+      UNLEASH_PROJECT_NAME: "web",
+      UNLEASH_NAME_PREFIX: "web.",
+      UNLEASH_TAGS: "team:checkout",
+      UNLEASH_CUSTOM_STRATEGIES_FILE: strategies,
+    };
+    const config = await resolveConfig({ logger }, reference);
+    expect(config).toMatchObject({
+      serviceUrl: "https://unleash.test/api",
+      serviceApiToken: "reference-token",
+      clientKeys: ["some-secret", "other-secret"],
+      serviceAppName: "edge-app",
+      serviceInstanceId: "instance-1",
+      refreshInterval: 1000,
+      metricsInterval: 2000,
+      metricsJitter: 300,
+      environment: "production",
+      projectName: "web",
+      namePrefix: "web.",
+      tags: [{ name: "team", value: "checkout" }],
+    });
+    expect(config.customStrategies.map((strategy) => strategy.name)).toEqual(["tenant"]);
+    for (const alias of Object.keys(reference)) {
+      const notices = logger.lines.filter((line) => line.message.includes(alias));
+      const name = alias.replace("UNLEASH_", "SERVICE_");
+      expect(notices, alias).toEqual([
+        { level: "warn", message: `${alias} is read as ${name}, its Signalbox name` },
+      ]);
+    }
+  });
+
+  test("UNLEASH_PROXY_SECRETS stands in for the deprecated SERVICE_PROXY_SECRETS", async () => {
+    const logger = recordingLogger();
+    const config = await resolveConfig(
+      { logger },
+      { UNLEASH_URL: "http://u/api", UNLEASH_API_TOKEN: "t", UNLEASH_PROXY_SECRETS: "s" },
+    );
+    expect(config.clientKeys).toEqual(["s"]);
+    expect(logger.has("warn", "UNLEASH_PROXY_SECRETS is read as SERVICE_PROXY_SECRETS")).toBe(true);
+    expect(logger.has("warn", "proxySecrets (UNLEASH_PROXY_SECRETS) is deprecated")).toBe(true);
+  });
+
+  test("the Signalbox name wins when both are set, and the notice says the alias is ignored", async () => {
+    const logger = recordingLogger();
+    const config = await resolveConfig(
+      { logger },
+      { ...REQUIRED, UNLEASH_URL: "http://other.test/api", UNLEASH_FETCH_INTERVAL: "1" },
+    );
+    expect(config.serviceUrl).toBe("http://upstream.test/api");
+    expect(config.refreshInterval).toBe(1);
+    expect(logger.lines).toContainEqual({
+      level: "warn",
+      message: "UNLEASH_URL is ignored: SERVICE_URL is set as well and wins",
+    });
+    expect(logger.lines).toContainEqual({
+      level: "warn",
+      message: "UNLEASH_FETCH_INTERVAL is read as SERVICE_FETCH_INTERVAL, its Signalbox name",
+    });
+  });
+
+  test("errors name the variable the operator wrote, and missing ones both names", async () => {
+    const invalid = await failure(resolveConfig({}, { ...REQUIRED, UNLEASH_FETCH_INTERVAL: "soon" }));
+    expect(invalid).toContain("refreshInterval (UNLEASH_FETCH_INTERVAL) must be a whole number");
+    const missing = await failure(resolveConfig({}, {}));
+    expect(missing).toContain(
+      "serviceUrl is required: set SERVICE_URL (or UNLEASH_URL) or the serviceUrl option",
+    );
+  });
+
+  test("createApp's option names are read as Signalbox's, with one notice each", async () => {
+    const logger = recordingLogger();
+    const config = await resolveConfig(
+      {
+        unleashUrl: "http://reference.test/api",
+        unleashApiToken: "reference-token",
+        unleashAppName: "reference-app",
+        unleashInstanceId: "reference-instance",
+        serviceInstanceId: "signalbox-instance",
+        clientKeys: ["k"],
+        logger,
+      },
+      {},
+    );
+    expect(config).toMatchObject({
+      serviceUrl: "http://reference.test/api",
+      serviceApiToken: "reference-token",
+      serviceAppName: "reference-app",
+      serviceInstanceId: "signalbox-instance",
+    });
+    expect(logger.lines.filter((line) => line.message.startsWith("the option "))).toEqual([
+      { level: "warn", message: "the option unleashUrl is read as serviceUrl, its Signalbox name" },
+      { level: "warn", message: "the option unleashApiToken is read as serviceApiToken, its Signalbox name" },
+      { level: "warn", message: "the option unleashAppName is read as serviceAppName, its Signalbox name" },
+      {
+        level: "warn",
+        message: "the option unleashInstanceId is ignored: serviceInstanceId is set as well and wins",
+      },
+    ]);
+  });
+
+  test("an Express preHook is refused rather than silently left out", async () => {
+    const options = { preHook: () => {} } as ProxyOptions;
+    expect(await failure(resolveConfig(options, REQUIRED))).toContain("preHook");
+  });
+
+  test("every problem is reported in one line", async () => {
+    const message = await failure(resolveConfig({}, { LOG_LEVEL: "loud", TRUST_PROXY: "nowhere" }));
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toMatch(/^invalid configuration: .*LOG_LEVEL.*; .*TRUST_PROXY/);
+  });
+});
+
+describe("log format", () => {
+  async function firstLine(env: Environment, options: ProxyOptions = {}): Promise<string> {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const config = await resolveConfig(options, { ...REQUIRED, LOG_LEVEL: "info", ...env });
+    config.logger.info("hello");
+    vi.restoreAllMocks();
+    return lines[0]!;
+  }
+  const json = /^\{"level":"info","time":"[^"]+","name":"signalbox-proxy","msg":"hello"\}\n$/;
+  const pretty = /^\d{4}-\d\d-\d\dT[\d:.]+Z INFO hello\n$/;
+
+  test("JSON when stdout is not a terminal, pretty when it is", async () => {
+    const original = Object.getOwnPropertyDescriptor(process.stdout, "isTTY");
+    const attached = (isTTY: boolean) =>
+      Object.defineProperty(process.stdout, "isTTY", { value: isTTY, configurable: true });
+    try {
+      attached(false);
+      expect(await firstLine({})).toMatch(json);
+      attached(true);
+      expect(await firstLine({})).toMatch(pretty);
+    } finally {
+      if (original) Object.defineProperty(process.stdout, "isTTY", original);
+      else delete (process.stdout as { isTTY?: boolean }).isTTY;
+    }
+  });
+
+  test("LOG_FORMAT chooses; JSON_LOGGER is read when it is unset", async () => {
+    expect(await firstLine({ LOG_FORMAT: "pretty" })).toMatch(pretty);
+    expect(await firstLine({ LOG_FORMAT: "JSON", JSON_LOGGER: "false" })).toMatch(json);
+    expect(await firstLine({ JSON_LOGGER: "false" })).toMatch(pretty);
+    expect(await firstLine({ JSON_LOGGER: "true" })).toMatch(json);
+    expect(await firstLine({}, { logFormat: "pretty", useJsonLogger: true })).toMatch(pretty);
+    expect(await failure(resolveConfig({}, { ...REQUIRED, LOG_FORMAT: "xml" }))).toContain("LOG_FORMAT");
+  });
+});
+
+describe("backup folder", () => {
+  test("none when embedded, ./data/proxy for the command, BACKUP_DIR or backupDir otherwise, off by name", async () => {
+    expect((await resolveConfig({}, REQUIRED)).backupDir).toBeUndefined();
+    const standalone = await resolveConfig({}, REQUIRED, { standalone: true });
+    expect(standalone.backupDir).toBe(resolve("data/proxy"));
+    expect(standalone.storageProvider).toBeInstanceOf(FileStorageProvider);
+    const folder = await mkdtemp(join(tmpdir(), "signalbox-proxy-backup-"));
+    expect((await resolveConfig({}, { ...REQUIRED, BACKUP_DIR: folder })).backupDir).toBe(folder);
+    expect((await resolveConfig({ backupDir: folder }, REQUIRED)).backupDir).toBe(folder);
+    const off = await resolveConfig({}, { ...REQUIRED, BACKUP_DIR: "off" }, { standalone: true });
+    expect(off.backupDir).toBeUndefined();
+    expect(off.storageProvider).toBeUndefined();
+    expect(
+      (await resolveConfig({ backupDir: false }, REQUIRED, { standalone: true })).backupDir,
+    ).toBeUndefined();
+  });
+
+  test("a folder that cannot be made stops start-up, naming BACKUP_DIR and the ways out", async () => {
+    const file = join(await mkdtemp(join(tmpdir(), "signalbox-proxy-backup-")), "a-file");
+    await writeFile(file, "");
+    const message = await failure(resolveConfig({}, { ...REQUIRED, BACKUP_DIR: join(file, "backups") }));
+    expect(message).toContain(`backupDir (BACKUP_DIR) ${join(file, "backups")} cannot be written`);
+    expect(message).toContain("BACKUP_DIR=off");
+  });
+
+  test("a storageProvider replaces the file and is asked under the app name", async () => {
+    const storage = { set: async () => {}, get: async () => undefined };
+    const config = await resolveConfig({ storageProvider: storage, backupDir: "/nowhere" }, REQUIRED);
+    expect(config.storageProvider).toBe(storage);
+    expect(config.storageKey).toBe("service-proxy");
+    expect(config.backupDir).toBeUndefined();
+  });
+
+  test("the file's key changes with what the upstream would send, so proxies never share one", async () => {
+    const keyOf = async (env: Environment) => (await resolveConfig({}, { ...REQUIRED, ...env })).storageKey;
+    const base = await keyOf({});
+    expect(base).toMatch(/^service-proxy-[0-9a-f]{12}$/);
+    expect(await keyOf({})).toBe(base);
+    for (const env of [
+      { SERVICE_API_TOKEN: "other" },
+      { SERVICE_URL: "http://other.test/api" },
+      { SERVICE_PROJECT_NAME: "web" },
+      { SERVICE_NAME_PREFIX: "web." },
+      { SERVICE_TAGS: "team:a" },
+    ]) {
+      expect(await keyOf(env), JSON.stringify(env)).not.toBe(base);
+    }
   });
 });

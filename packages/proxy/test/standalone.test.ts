@@ -12,8 +12,9 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
+/** The command's code in this process; the backup, on by default, would land in the repository. */
 async function standalone(env: Record<string, string>): Promise<SignalboxProxy> {
-  const proxy = await startStandalone({ PORT: "0", ...env });
+  const proxy = await startStandalone({ PORT: "0", BACKUP_DIR: "off", ...env });
   cleanup.push(() => proxy.close());
   return proxy;
 }
@@ -41,15 +42,39 @@ async function freePort(): Promise<number> {
 
 test.each(["PORT", "PROXY_PORT"])("listens on %s", async (variable) => {
   const port = await freePort();
-  const proxy = await startStandalone({
+  const proxy = await standalone({
+    PORT: "",
     [variable]: String(port),
     SERVICE_URL: "http://127.0.0.1:9/api",
     SERVICE_API_TOKEN: "x",
     SERVICE_PROXY_CLIENT_KEYS: "k",
     LOG_LEVEL: "fatal",
   });
-  cleanup.push(() => proxy.close());
   expect(portOf(proxy)).toBe(port);
+});
+
+test("listens on HOST: :: takes IPv6 and IPv4 callers, 127.0.0.1 only local IPv4 ones", async () => {
+  const upstream = await FakeUpstream.start(flagDocument());
+  cleanup.push(() => upstream.close());
+  const env = {
+    SERVICE_URL: upstream.url,
+    SERVICE_API_TOKEN: "x",
+    SERVICE_PROXY_CLIENT_KEYS: CLIENT_KEY,
+    LOG_LEVEL: "fatal",
+  };
+  const health = (host: string, port: number) =>
+    fetch(`http://${host}:${port}/proxy/health`).then(
+      (response) => response.status,
+      () => "refused",
+    );
+  const everywhere = await standalone({ ...env, HOST: "::" });
+  await everywhere.ready;
+  expect(await health("[::1]", portOf(everywhere))).toBe(200);
+  expect(await health("127.0.0.1", portOf(everywhere))).toBe(200);
+  const local = await standalone({ ...env, HOST: "127.0.0.1" });
+  await local.ready;
+  expect(await health("127.0.0.1", portOf(local))).toBe(200);
+  expect(await health("[::1]", portOf(local))).toBe("refused");
 });
 
 test("answers 503 until the upstream answers", async () => {
@@ -92,7 +117,7 @@ test("is configured by the environment alone: base path, keys, logging", async (
   expect(entries.some((entry) => entry.level === "info" && entry.msg.includes("listening"))).toBe(true);
 });
 
-test("logs nothing below LOG_LEVEL, in plain text without JSON_LOGGER", async () => {
+test("logs nothing below LOG_LEVEL, in plain text with LOG_FORMAT=pretty", async () => {
   const lines: string[] = [];
   vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
     lines.push(String(chunk));
@@ -103,6 +128,7 @@ test("logs nothing below LOG_LEVEL, in plain text without JSON_LOGGER", async ()
     SERVICE_API_TOKEN: "x",
     SERVICE_PROXY_CLIENT_KEYS: "k",
     LOG_LEVEL: "warn",
+    LOG_FORMAT: "pretty",
   });
   await eventually(() => expect(lines.some((line) => line.includes(" WARN Cannot fetch flags"))).toBe(true));
   expect(lines.some((line) => line.includes("listening"))).toBe(false);

@@ -145,7 +145,38 @@ describe("polling", () => {
   });
 });
 
+describe("a serviceUrl that is not the flag service's API", () => {
+  test("is named in the log once, with the URL tried and the /api fix, and is retried at the normal interval", async () => {
+    const upstream = await upstreamWith();
+    const withoutApi = upstream.url.replace(/\/api$/, "");
+    upstream.faults.set("/client/features", 404);
+    const proxy = await proxyOn(upstream, { serviceUrl: withoutApi }, false);
+    // 25 polls at 40 ms take 1 s; backing off as for an overloaded service would take over 9 s.
+    await upstream.waitFor(() => upstream.requestsTo("/client/features").length >= 25, "25 polls");
+    const reports = logOf(proxy).lines.filter((line) => line.message.includes("404"));
+    expect(reports).toEqual([
+      {
+        level: "error",
+        message:
+          `The upstream service answered 404 for ${withoutApi}/client/features: serviceUrl (SERVICE_URL) is wrong; ` +
+          `it must be the flag service's API URL, usually ending in /api: try ${withoutApi}/api. Retrying every 40 ms.`,
+      },
+    ]);
+    expect(logOf(proxy).has("error", "API token")).toBe(false);
+  });
+});
+
 describe("storageProvider", () => {
+  test("a reachable upstream is served from the start, never the stored configuration first", async () => {
+    const stored = withFlag("stale");
+    const storage: StorageProvider = { set: async () => {}, get: async () => stored };
+    const upstream = await upstreamWith(withFlag("fresh"));
+    const proxy = await proxyOn(upstream, { storageProvider: storage });
+    expect(await enabledNames(proxy)).toContain("fresh");
+    expect(await enabledNames(proxy)).not.toContain("stale");
+    expect(logOf(proxy).has("warn", "storage configuration")).toBe(false);
+  });
+
   test("a provider that throws while saving is logged, and polling goes on", async () => {
     const storage: StorageProvider = {
       set: (() => {
@@ -174,6 +205,9 @@ describe("storageProvider", () => {
     upstream.faults.set(FEATURES, 500);
     const restarted = await proxyOn(upstream, { storageProvider: storage, serviceAppName: "stored-app" });
     expect(await enabledNames(restarted)).toContain("saved");
+    expect(
+      logOf(restarted).has("warn", "from the storage configuration until the upstream service answers"),
+    ).toBe(true);
   });
 
   test("a custom provider is asked for the configuration at start and told about each new one", async () => {
