@@ -34,11 +34,12 @@ async function freePort(): Promise<number> {
   return typeof address === "object" && address ? address.port : 0;
 }
 
-// unleash-server 7.4 knows neither the REGEX and IN_CIDR operators nor the legacy
-// strategies: both services get the document rewritten into what 7.4 accepts.
+// unleash-server 8.2 knows neither the IN_CIDR operator nor the userWithId and legacy
+// gradual-rollout strategies (a fresh install has none of them): both services get the
+// document rewritten into what 8.2 accepts.
 function forReference(document: ClientFeatures): ClientFeatures {
   const classic = (constraints: ConstraintDefinition[] = []) =>
-    constraints.filter((constraint) => constraint.operator !== "REGEX" && constraint.operator !== "IN_CIDR");
+    constraints.filter((constraint) => constraint.operator !== "IN_CIDR");
   const modern = (strategy: StrategyDefinition): StrategyDefinition => {
     const parameters = strategy.parameters ?? {};
     const constraints = classic(strategy.constraints);
@@ -50,14 +51,6 @@ function forReference(document: ClientFeatures): ClientFeatures {
           constraints: [
             ...constraints,
             { contextName: "userId", operator: "IN", values: list(parameters.userIds) },
-          ],
-        };
-      case "remoteAddress":
-        return {
-          name: "default",
-          constraints: [
-            ...constraints,
-            { contextName: "remoteAddress", operator: "IN", values: list(parameters.IPs) },
           ],
         };
       case "gradualRolloutUserId":
@@ -169,7 +162,7 @@ async function measure(service: string, script: string, rows: Row[]) {
 
 const rows: Row[] = [];
 if (!process.env.ONLY_REFERENCE) await measure("signalbox", "./signalbox.ts", rows);
-await measure("unleash-server 7.4.1", "./reference.ts", rows);
+await measure("unleash-server 8.2.0", "./reference.ts", rows);
 console.log("\nratios (signalbox / unleash-server):");
 for (const ours of rows.filter((row) => row.service === "signalbox")) {
   const theirs = rows.find((row) => row.service !== "signalbox" && row.variant === ours.variant);

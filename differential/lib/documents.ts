@@ -1,0 +1,206 @@
+// Compares the SDK documents (GET /api/client/features) of the two services, flag by flag,
+// after the normalisations below: each removes something no SDK can see.
+import { at, jsonDiff } from "./diff.js";
+import { DISABLED_PARENT_NOTE, REPEATED_DEPENDENCY_NOTE, UNUSED_SEGMENTS_NOTE } from "./known.js";
+
+export interface Document {
+  version: number;
+  features: Record<string, unknown>[];
+  segments?: { id: number }[];
+  query?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface DocumentDifference {
+  kind: "document";
+  environment: string;
+  spec: string;
+  /** A flag's name, or `(listing)` for what is outside the flags. */
+  flag: string;
+  paths: string[];
+  reference: unknown;
+  signalbox: unknown;
+  note?: string;
+}
+
+/**
+ * Normalisations, applied to both documents before comparing. Each says why no SDK can
+ * tell the difference. Nothing that changes an evaluation belongs here.
+ */
+export const NORMALISATIONS: { name: string; why: string; apply(document: Document): void }[] = [
+  {
+    name: "the reference's `meta` block is dropped",
+    why: "revision id, ETag and query hash for its own caches; SDKs read the ETag header, not this (unleash-client 6.12.1 never reads `meta`)",
+    apply(document) {
+      delete document.meta;
+    },
+  },
+  {
+    name: "flags are compared by name, not by position in `features`",
+    why: "SDKs index the listing by flag name; the order of the array decides nothing",
+    apply(document) {
+      document.features.sort((a, b) => String(a.name).localeCompare(String(b.name)));
+    },
+  },
+  {
+    name: "an empty `segments` list on a strategy is the same as none",
+    why: "SDKs read a missing list of segment ids as an empty one",
+    apply(document) {
+      for (const feature of document.features) {
+        for (const strategy of (feature.strategies ?? []) as Record<string, unknown>[]) {
+          if (Array.isArray(strategy.segments) && strategy.segments.length === 0) delete strategy.segments;
+        }
+      }
+    },
+  },
+  {
+    name: "a strategy's constraints are compared in any order",
+    why: "every constraint must hold and none has side effects, so their order decides nothing; the reference appends inlined segment constraints in the row order of its SQL join",
+    apply(document) {
+      for (const feature of document.features) {
+        for (const strategy of (feature.strategies ?? []) as Record<string, unknown>[]) {
+          if (Array.isArray(strategy.constraints)) {
+            strategy.constraints = [...strategy.constraints].sort((a, b) =>
+              canonical(a).localeCompare(canonical(b)),
+            );
+          }
+        }
+      }
+    },
+  },
+  {
+    name: "segments are compared by id, not by position in `segments`",
+    why: "SDKs look segments up by the ids strategies name",
+    apply(document) {
+      document.segments?.sort((a, b) => a.id - b.id);
+    },
+  },
+];
+
+/** JSON with keys sorted, so equal values print alike. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner) =>
+    inner && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+export function normalise(document: Document): Document {
+  const copy = structuredClone(document);
+  for (const normalisation of NORMALISATIONS) normalisation.apply(copy);
+  return copy;
+}
+
+/** Segment ids the listed flags' strategies name. */
+function usedSegments(document: Document): Set<number> {
+  const used = new Set<number>();
+  for (const feature of document.features) {
+    for (const strategy of (feature.strategies ?? []) as { segments?: number[] }[]) {
+      for (const id of strategy.segments ?? []) used.add(id);
+    }
+  }
+  return used;
+}
+
+export function compareDocuments(
+  environment: string,
+  spec: string,
+  referenceDocument: Document,
+  signalboxDocument: Document,
+  skip: Set<string>,
+): DocumentDifference[] {
+  const reference = normalise(referenceDocument);
+  const signalbox = normalise(signalboxDocument);
+  const differences: DocumentDifference[] = [];
+  const listing = (paths: string[], note?: string, left: unknown = reference, right: unknown = signalbox) =>
+    differences.push({
+      kind: "document",
+      environment,
+      spec,
+      flag: "(listing)",
+      paths,
+      reference: left,
+      signalbox: right,
+      note,
+    });
+
+  const { features: referenceFeatures, segments: referenceSegments, ...referenceRest } = reference;
+  const { features: signalboxFeatures, segments: signalboxSegments, ...signalboxRest } = signalbox;
+  const restPaths = jsonDiff(referenceRest, signalboxRest);
+  if (restPaths.length > 0) {
+    listing(
+      restPaths,
+      undefined,
+      Object.fromEntries(restPaths.map((path) => [path, at(referenceRest, path)])),
+      Object.fromEntries(restPaths.map((path) => [path, at(signalboxRest, path)])),
+    );
+  }
+
+  // Segments the listed flags use must match; the reference also lists segments no listed
+  // flag uses, reported on their own so the known-differences table can name that case.
+  const used = new Set([...usedSegments(reference), ...usedSegments(signalbox)]);
+  const pick = (segments: { id: number }[] | undefined, keep: (id: number) => boolean) =>
+    segments === undefined ? undefined : segments.filter((segment) => keep(segment.id));
+  const segmentPaths = jsonDiff(
+    pick(referenceSegments, (id) => used.has(id)),
+    pick(signalboxSegments, (id) => used.has(id)),
+  );
+  if (segmentPaths.length > 0) {
+    listing(
+      segmentPaths.map((path) => `.segments${path}`),
+      "segments the listed flags use",
+      referenceSegments,
+      signalboxSegments,
+    );
+  }
+  const unused = (segments: { id: number }[] | undefined) =>
+    (segments ?? []).filter((segment) => !used.has(segment.id)).map((segment) => segment.id);
+  const referenceUnused = unused(referenceSegments);
+  const signalboxUnused = unused(signalboxSegments);
+  if (jsonDiff(referenceUnused, signalboxUnused).length > 0) {
+    listing([".segments"], UNUSED_SEGMENTS_NOTE, referenceUnused, signalboxUnused);
+  }
+
+  const byName = (features: Record<string, unknown>[]) =>
+    new Map(features.map((feature) => [String(feature.name), feature]));
+  const left = byName(referenceFeatures);
+  const right = byName(signalboxFeatures);
+  for (const name of new Set([...left.keys(), ...right.keys()])) {
+    if (skip.has(name)) continue;
+    const paths = jsonDiff(left.get(name), right.get(name));
+    if (paths.length === 0) continue;
+    differences.push({
+      kind: "document",
+      environment,
+      spec,
+      flag: name,
+      paths,
+      reference: left.get(name) ?? "(not listed)",
+      signalbox: right.get(name) ?? "(not listed)",
+    });
+  }
+  return differences;
+}
+
+/**
+ * For each flag of the reference's listing, what about its dependencies may explain an
+ * evaluation difference: a parent listed more than once, or a parent switched off in
+ * this environment.
+ */
+export function dependencyNotes(document: Document): Map<string, string[]> {
+  const enabled = new Map(
+    document.features.map((feature) => [String(feature.name), feature.enabled === true]),
+  );
+  const notes = new Map<string, string[]>();
+  for (const feature of document.features) {
+    const parents = ((feature.dependencies ?? []) as { feature: string }[]).map(
+      (dependency) => dependency.feature,
+    );
+    const found: string[] = [];
+    if (new Set(parents).size < parents.length) found.push(REPEATED_DEPENDENCY_NOTE);
+    if (parents.some((parent) => enabled.get(parent) === false)) found.push(DISABLED_PARENT_NOTE);
+    if (found.length > 0) notes.set(String(feature.name), found);
+  }
+  return notes;
+}

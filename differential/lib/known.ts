@@ -1,0 +1,220 @@
+// The one table of differences between Signalbox and the reference that are known and
+// accepted, each with its reason. packages/server/README.md's "Choices where the spec is
+// silent" table carries the same rows. Anything not matched here fails the test.
+import type { AdminDifference } from "./apply.js";
+import type { DocumentDifference } from "./documents.js";
+import type { EvaluationDifference } from "./evaluate.js";
+
+export type Difference = AdminDifference | DocumentDifference | EvaluationDifference;
+
+export const INLINING_NOTE = "Signalbox inlines segment constraints for this client, the reference does not";
+export const UNUSED_SEGMENTS_NOTE = "segments no listed flag uses";
+export const REPEATED_DEPENDENCY_NOTE = "the reference lists a dependency more than once";
+export const DISABLED_PARENT_NOTE = "a parent is switched off in this environment";
+
+const ok = (status: number) => status >= 200 && status < 300;
+
+/** The reference refused a write that Signalbox took. */
+const refusedByReferenceOnly = (difference: AdminDifference) =>
+  difference.reference.status === 400 && ok(difference.signalbox.status);
+
+const STRATEGY_WRITE =
+  /^\/api\/admin\/projects\/[^/]+\/features\/[^/]+\/environments\/[^/]+\/strategies(\/[^/]+)?$/;
+const SEGMENT_WRITE = /^\/api\/admin\/segments(\/\d+)?$/;
+
+interface SentConstraint {
+  contextName?: string;
+  operator?: string;
+  value?: unknown;
+  values?: unknown;
+}
+
+function sentConstraints(difference: AdminDifference): SentConstraint[] {
+  if (!STRATEGY_WRITE.test(difference.path) && !SEGMENT_WRITE.test(difference.path)) return [];
+  const body = difference.body as { constraints?: SentConstraint[] } | undefined;
+  return Array.isArray(body?.constraints) ? body.constraints : [];
+}
+
+const SINGLE_VALUE = /^(NUM_|DATE_|SEMVER_)/;
+
+/** A constraint the reference's schema refuses and Signalbox stores (see the README row). */
+function refusedConstraint(constraint: SentConstraint): boolean {
+  const values = Array.isArray(constraint.values) ? constraint.values : undefined;
+  const texts = [...(values ?? []), ...(constraint.value === undefined ? [] : [constraint.value])];
+  if (texts.some((text) => text === "" || (typeof text === "string" && text.length > 100))) return true;
+  const single = SINGLE_VALUE.test(constraint.operator ?? "");
+  if (single) return constraint.value === undefined && values !== undefined && values.length > 0;
+  return values === undefined && constraint.value !== undefined;
+}
+
+function dependenciesOf(side: unknown): { feature: string }[] {
+  const dependencies = (side as { dependencies?: unknown } | undefined)?.dependencies;
+  return Array.isArray(dependencies) ? dependencies : [];
+}
+
+export interface KnownDifference {
+  id: string;
+  /** What differs, as the server README's table says it. */
+  what: string;
+  why: string;
+  matches(difference: Difference): boolean;
+}
+
+export const KNOWN_DIFFERENCES: KnownDifference[] = [
+  {
+    id: "create-flag-status",
+    what: "creating a flag answers 200, the reference 201",
+    why: "the spec (endpoint 2) says 200, and where the spec is explicit it wins",
+    matches: (difference) =>
+      difference.kind === "admin" &&
+      difference.method === "POST" &&
+      /^\/api\/admin\/projects\/[^/]+\/features$/.test(difference.path) &&
+      difference.reference.status === 201 &&
+      difference.signalbox.status === 200,
+  },
+  {
+    id: "segment-inlining-threshold",
+    what: "clients of specification 4.2.0 and 4.2.1 get segment constraints inlined; the reference inlines below 4.2.0 only",
+    why: "the spec says segments are sent separately from client specification 4.2.2 on",
+    matches: (difference) => difference.kind === "document" && difference.note === INLINING_NOTE,
+  },
+  {
+    id: "unused-segments",
+    what: "the version-2 listing carries only the segments its flags use; the reference lists every segment some strategy uses",
+    why: "SDKs look segments up by id, so the others are never read; fewer bytes",
+    matches: (difference) =>
+      difference.kind === "document" &&
+      difference.note === UNUSED_SEGMENTS_NOTE &&
+      Array.isArray(difference.signalbox) &&
+      difference.signalbox.length === 0,
+  },
+
+  {
+    id: "in-cidr-accepted",
+    what: "`IN_CIDR` constraints are accepted; the reference refuses the operator",
+    why: "its SDKs evaluate IN_CIDR, so rules written for them can be stored",
+    matches: (difference) =>
+      difference.kind === "admin" &&
+      refusedByReferenceOnly(difference) &&
+      sentConstraints(difference).some((constraint) => constraint.operator === "IN_CIDR"),
+  },
+  {
+    id: "constraint-values-accepted",
+    what: "constraint values the reference refuses are stored: empty strings, values over 100 characters, a list operator given only `value`, a single-value operator given only `values`",
+    why: "scripts written for the reference keep working; an unreadable value evaluates as false",
+    matches: (difference) =>
+      difference.kind === "admin" &&
+      refusedByReferenceOnly(difference) &&
+      sentConstraints(difference).some(refusedConstraint),
+  },
+  {
+    id: "legal-values-unchecked",
+    what: "constraint values outside a context field's legal values are stored",
+    why: "legal values guide the admin UI; a value outside them is simply never met",
+    matches: (difference) =>
+      difference.kind === "admin" &&
+      refusedByReferenceOnly(difference) &&
+      sentConstraints(difference).length > 0 &&
+      /not specified as a legal value/.test(JSON.stringify(difference.reference.body)),
+  },
+  {
+    id: "strategy-variant-names",
+    what: "strategy variants named with characters that are not URL-friendly, or with an empty payload value, are stored",
+    why: "variant names never appear in URLs; SDKs read an empty payload as it is",
+    matches: (difference) =>
+      difference.kind === "admin" &&
+      refusedByReferenceOnly(difference) &&
+      STRATEGY_WRITE.test(difference.path) &&
+      (
+        (difference.body as { variants?: { name?: string; payload?: { value?: unknown } }[] })?.variants ?? []
+      ).some(
+        (variant) =>
+          (typeof variant.name === "string" && encodeURIComponent(variant.name) !== variant.name) ||
+          variant.payload?.value === "",
+      ),
+  },
+  {
+    id: "environment-variants-any-flag",
+    what: 'environment variants can be set on any flag; the reference answers 403 ("deprecated") for a flag created without variants',
+    why: "the spec has flag variants per environment (endpoint 8) with no such condition",
+    matches: (difference) =>
+      difference.kind === "admin" &&
+      difference.method === "PUT" &&
+      /^\/api\/admin\/projects\/[^/]+\/features\/[^/]+\/environments\/[^/]+\/variants$/.test(
+        difference.path,
+      ) &&
+      difference.reference.status === 403 &&
+      /deprecated/i.test(JSON.stringify(difference.reference.body)) &&
+      ok(difference.signalbox.status),
+  },
+  {
+    id: "flag-variants-put",
+    what: "`PUT /api/admin/projects/:p/features/:f/variants` sets the variants of every environment; the reference's open-source edition answers 404",
+    why: "the reference's flag-level variants endpoint, which its open-source edition no longer routes; scripts written for it keep working",
+    matches: (difference) =>
+      difference.kind === "admin" &&
+      difference.method === "PUT" &&
+      /^\/api\/admin\/projects\/[^/]+\/features\/[^/]+\/variants$/.test(difference.path) &&
+      difference.reference.status === 404 &&
+      ok(difference.signalbox.status),
+  },
+  {
+    id: "user-with-id-built-in",
+    what: "`userWithId` is a built-in strategy, so creating a strategy type of that name is 409; the reference creates it",
+    why: "every SDK implements userWithId; a custom definition of it would never be what SDKs evaluate",
+    matches: (difference) =>
+      difference.kind === "admin" &&
+      difference.method === "POST" &&
+      difference.path === "/api/admin/strategies" &&
+      (difference.body as { name?: string })?.name === "userWithId" &&
+      ok(difference.reference.status) &&
+      difference.signalbox.status === 409,
+  },
+  {
+    id: "second-parent-kept",
+    what: "a second dependency adds a parent; the reference replaces the first one",
+    why: "the spec lists dependencies as an array; the reference's replacing is its own TODO",
+    matches: (difference) => {
+      if (difference.kind !== "document") return false;
+      const reference = new Set(dependenciesOf(difference.reference).map((dependency) => dependency.feature));
+      const signalbox = new Set(dependenciesOf(difference.signalbox).map((dependency) => dependency.feature));
+      return (
+        reference.size > 0 &&
+        signalbox.size > reference.size &&
+        [...reference].every((name) => signalbox.has(name))
+      );
+    },
+  },
+  {
+    id: "repeated-dependencies",
+    what: "each dependency is listed once; the reference's listing repeats it (once per row its query joins), which SDKs evaluate once per copy, so a parent with a random rollout is drawn several times",
+    why: "a bug in the reference's query; one copy is what was configured",
+    matches: (difference) => {
+      if (difference.kind === "sdk") return difference.notes?.includes(REPEATED_DEPENDENCY_NOTE) === true;
+      if (difference.kind !== "document") return false;
+      const reference = dependenciesOf(difference.reference);
+      const distinct = [
+        ...new Map(reference.map((dependency) => [JSON.stringify(dependency), dependency])).values(),
+      ];
+      return (
+        reference.length > distinct.length &&
+        JSON.stringify(distinct) === JSON.stringify(dependenciesOf(difference.signalbox))
+      );
+    },
+  },
+  {
+    id: "frontend-disabled-parent",
+    what: 'the frontend API turns on a child whose required state of a parent is "off" when that parent is switched off in the environment; the reference\'s frontend API never does',
+    why: "Signalbox answers as its client API and the SDKs do (the reference's frontend API loads only the flags enabled in the environment, so the parent is missing and the child stays off)",
+    matches: (difference) =>
+      difference.kind === "frontend" &&
+      difference.notes?.includes(DISABLED_PARENT_NOTE) === true &&
+      difference.reference === "(not returned)" &&
+      difference.signalbox !== "(not returned)" &&
+      difference.signalbox.enabled,
+  },
+];
+
+export function explain(difference: Difference): KnownDifference | undefined {
+  return KNOWN_DIFFERENCES.find((known) => known.matches(difference));
+}
