@@ -98,6 +98,12 @@ function stop(code = 0) {
 }
 process.on("SIGINT", () => stop());
 process.on("SIGTERM", () => stop());
+// Under `npm start` (which runs this script in its place, with `exec`), npm forwards SIGTERM;
+// if npm is killed outright this process is re-parented, and stops everything too.
+if (process.env.npm_lifecycle_event === "start") {
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && stop(), 1000).unref();
+}
 
 children.push(
   run("service", require.resolve("@signalbox/server/cli"), {

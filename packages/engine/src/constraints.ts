@@ -144,6 +144,29 @@ function numberComparison(operator: string): (a: number, b: number) => boolean {
 }
 
 /**
+ * Why the engine would treat a constraint as malformed (and so as false), or undefined when
+ * it can evaluate it: what a flag service refuses on write, so that what is stored works.
+ * Beyond what evaluation itself needs, every CIDR listed must parse (evaluation skips the
+ * ones that do not).
+ */
+export function constraintProblem(definition: ConstraintDefinition): string | undefined {
+  const { operator } = definition;
+  const value = single(definition);
+  if (operator === "IN_CIDR") {
+    const bad = list(definition).find((entry) => parseRange(entry) === undefined);
+    return bad === undefined ? undefined : `IN_CIDR needs IP addresses or CIDR ranges, got "${bad}"`;
+  }
+  if (operatorTest(definition)) return undefined;
+  const shown = value === undefined ? "nothing" : `"${value}"`;
+  if (operator.startsWith("NUM_")) return `${operator} needs a number, got ${shown}`;
+  if (operator.startsWith("DATE_")) return `${operator} needs a date (ISO 8601), got ${shown}`;
+  if (operator.startsWith("SEMVER_"))
+    return `${operator} needs a semantic version such as 1.2.3, got ${shown}`;
+  if (operator === "REGEX") return `REGEX needs a pattern RE2 accepts, got ${shown}`;
+  return `unknown operator ${operator}`;
+}
+
+/**
  * One constraint as a predicate. A malformed constraint (unknown operator, a value
  * its operator cannot parse, a pattern RE2 rejects) is false whether or not it is
  * inverted: it never throws and never switches a flag on.

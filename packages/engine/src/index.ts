@@ -1,3 +1,4 @@
+export { constraintProblem } from "./constraints.js";
 export type {
   Context,
   CustomStrategy,
@@ -20,4 +21,5 @@ export type {
   VariantDefinition,
 } from "./definitions.js";
 export { normalizedHash, VARIANT_SEED } from "./hash.js";
+export { compileRe2, type Re2Pattern } from "./regex.js";
 export { type CompileOptions, compile, Snapshot } from "./snapshot.js";

@@ -110,7 +110,12 @@ function compileFeature(
     hasDependencies: dependencies.length > 0,
     segmentIds: segmentIdsOf(feature),
     strategies,
-    variants: compileVariants(feature.variants, name, undefined, (variant) => result(true, variant)),
+    variants: compileVariants(
+      feature.variants,
+      name,
+      Array.isArray(feature.variants) ? feature.variants[0]?.stickiness : undefined,
+      (variant) => result(true, variant),
+    ),
     dependencies,
     off: result(false, FLAG_OFF),
     onWithoutVariant: result(true, NO_VARIANT),
@@ -131,8 +136,13 @@ function compileStrategyWithRules(
     else if (Array.isArray(segment.constraints)) constraints.push(...segment.constraints);
   }
   const parameters = strategy.parameters ?? {};
-  const groupId = parameters.groupId === undefined ? env.featureName : String(parameters.groupId);
-  const stickiness = parameters.stickiness === undefined ? undefined : String(parameters.stickiness);
+  // The Node SDK hashes strategy variants with the parameter as it is, so a strategy
+  // without one groups by the text "undefined", not by the flag name.
+  const groupId = String(parameters.groupId);
+  // The first variant's stickiness, else the strategy's, as the Node SDK reads them.
+  const strategyStickiness = parameters.stickiness === undefined ? undefined : String(parameters.stickiness);
+  const stickiness =
+    (Array.isArray(strategy.variants) ? strategy.variants[0]?.stickiness : undefined) || strategyStickiness;
   return {
     // A strategy that names a segment the document lacks can never be satisfied.
     constraints: missingSegment ? () => false : compileConstraints(constraints),

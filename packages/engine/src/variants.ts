@@ -31,21 +31,29 @@ export interface VariantPicker {
   pick(context: Context, fallback: string | undefined): Evaluation | undefined;
 }
 
-/** The seed a sticky variant is chosen by: userId, then sessionId, then the fallback or random. */
+/**
+ * The seed a sticky variant is chosen by: userId, then sessionId, then remoteAddress (as the
+ * Node SDK, which the reference's frontend API evaluates with), then the fallback or random.
+ */
 function seedFor(context: Context, stickiness: string, fallback: string | undefined): string {
   if (stickiness === "default") {
     return (
-      contextValue(context, "userId") ?? contextValue(context, "sessionId") ?? fallback ?? randomId(100000)
+      contextValue(context, "userId") ??
+      contextValue(context, "sessionId") ??
+      contextValue(context, "remoteAddress") ??
+      fallback ??
+      randomId(100000)
     );
   }
   if (stickiness === "random") return randomId(100000);
   return contextValue(context, stickiness) ?? randomId(100000);
 }
 
+/** `stickiness` is the one the variants are chosen by; left out, it is `default`. */
 export function compileVariants(
   definitions: readonly VariantDefinition[] | null | undefined,
   groupId: string,
-  stickinessOverride: string | undefined,
+  stickiness: string | undefined,
   result: (variant: VariantResult) => Evaluation,
 ): VariantPicker | undefined {
   if (!Array.isArray(definitions) || definitions.length === 0) return undefined;
@@ -79,7 +87,7 @@ export function compileVariants(
       }
     }
   }
-  const stickiness = stickinessOverride ?? definitions[0]?.stickiness ?? "default";
+  const sticky = stickiness ?? "default";
   return {
     pick(context, fallback) {
       for (const override of overrides) {
@@ -87,7 +95,7 @@ export function compileVariants(
         if (value !== undefined && override.values.has(value)) return override.evaluation;
       }
       if (total <= 0) return undefined;
-      const target = normalizedHash(seedFor(context, stickiness, fallback), groupId, total, VARIANT_SEED);
+      const target = normalizedHash(seedFor(context, sticky, fallback), groupId, total, VARIANT_SEED);
       let counter = 0;
       for (const variant of weighted) {
         counter += variant.weight;

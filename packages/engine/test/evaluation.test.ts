@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compile, type FeatureDefinition } from "../src/index.js";
+import { type Context, compile, type FeatureDefinition, normalizedHash, VARIANT_SEED } from "../src/index.js";
 
 const flag = (definition: Partial<FeatureDefinition> & { name: string }): FeatureDefinition => ({
   enabled: true,
@@ -89,6 +89,37 @@ describe("strategies beyond the conformance suite", () => {
     });
     expect(snapshot.evaluate("bad-number", { properties: { age: "3" } }).enabled).toBe(false);
     expect(snapshot.evaluate("bad-regex", { userId: "a" }).enabled).toBe(false);
+  });
+
+  it("matches REGEX constraints in RE2 syntax, in time linear in the input", () => {
+    const regex = (name: string, value: string, caseInsensitive = false) =>
+      flag({
+        name,
+        strategies: [
+          {
+            name: "default",
+            constraints: [{ contextName: "userId", operator: "REGEX", value, caseInsensitive }],
+          },
+        ],
+      });
+    const snapshot = compile({
+      features: [
+        regex("nested", "^(a+)+$"),
+        regex("posix", "^[[:upper:]][[:digit:]]+\\z"),
+        regex("inline", "(?i)^admin-"),
+        regex("anywhere", "b+c", true),
+        regex("lookahead", "a(?=b)"),
+      ],
+    });
+    // A backtracking engine takes longer than the universe's age on this input.
+    expect(snapshot.evaluate("nested", { userId: `${"a".repeat(10_000)}!` }).enabled).toBe(false);
+    expect(snapshot.evaluate("nested", { userId: "a".repeat(10_000) }).enabled).toBe(true);
+    expect(snapshot.evaluate("posix", { userId: "A42" }).enabled).toBe(true);
+    expect(snapshot.evaluate("posix", { userId: "A42\n" }).enabled).toBe(false);
+    expect(snapshot.evaluate("inline", { userId: "ADMIN-1" }).enabled).toBe(true);
+    expect(snapshot.evaluate("anywhere", { userId: "aBBCd" }).enabled).toBe(true);
+    // RE2 has no look-around: such a constraint is malformed, and off.
+    expect(snapshot.evaluate("lookahead", { userId: "ab" }).enabled).toBe(false);
   });
 
   it("compares Date contexts by time, even one Date changed in place, and an invalid one as off", () => {
@@ -270,5 +301,42 @@ describe("deltas", () => {
     expect(base.has("gone")).toBe(true);
     expect(next.features.map((feature) => feature.name)).toEqual(["seg", "new"]);
     expect(next.toClientFeatures().segments?.[0]?.constraints[0]?.values).toEqual(["b"]);
+  });
+});
+
+describe("variants as the Node SDK chooses them", () => {
+  const variants = ["a", "b", "c", "d"].map((name) => ({ name, weight: 250, weightType: "variable" }));
+  const chosen = (snapshot: ReturnType<typeof compile>, context: Context) =>
+    snapshot.evaluate("v", context).variant.name;
+  // The Node SDK's bucket: the variant whose cumulative weight first reaches the hash.
+  const expected = (seed: string, group: string) =>
+    variants[Math.ceil(normalizedHash(seed, group, 1000, VARIANT_SEED) / 250) - 1]!.name;
+
+  it("strategy variants: the first variant's stickiness before the strategy's, groupId as sent", () => {
+    const snapshot = compile({
+      features: [
+        flag({
+          name: "v",
+          strategies: [
+            {
+              name: "default",
+              parameters: { stickiness: "userId" },
+              variants: variants.map((variant) => ({ ...variant, stickiness: "tenant" })),
+            },
+          ],
+        }),
+      ],
+    });
+    for (let i = 0; i < 50; i++) {
+      const context = { userId: `u${i}`, properties: { tenant: `t${i}` } };
+      expect(chosen(snapshot, context)).toBe(expected(`t${i}`, "undefined"));
+    }
+  });
+
+  it("default stickiness reads remoteAddress after userId and sessionId", () => {
+    const snapshot = compile({ features: [flag({ name: "v", variants })] });
+    for (let i = 0; i < 50; i++) {
+      expect(chosen(snapshot, { remoteAddress: `10.0.0.${i}` })).toBe(expected(`10.0.0.${i}`, "v"));
+    }
   });
 });

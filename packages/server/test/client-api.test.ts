@@ -1,6 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contextFrom } from "../src/domains/frontend-api/service.js";
 import { databaseKinds } from "./support/database.js";
 import {
   ADMIN_TOKEN,
@@ -434,11 +435,61 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
     }
   });
 
+  it("evaluates a REGEX constraint against a long hostile input at once, in RE2", async () => {
+    await server.request("/api/admin/projects/default/features", {
+      method: "POST",
+      body: { name: "hostile" },
+    });
+    const strategy = await server.request(
+      "/api/admin/projects/default/features/hostile/environments/development/strategies",
+      {
+        method: "POST",
+        body: {
+          name: "default",
+          constraints: [{ contextName: "userId", operator: "REGEX", value: "^(a+)+$" }],
+        },
+      },
+    );
+    expect(strategy.status).toBe(200);
+    await server.request("/api/admin/projects/default/features/hostile/environments/development/on", {
+      method: "POST",
+    });
+    const ask = async (userId: string) =>
+      (
+        await server.request("/api/frontend", {
+          method: "POST",
+          token: FRONTEND_TOKEN,
+          body: { context: { userId } },
+        })
+      ).body.toggles.map((toggle: { name: string }) => toggle.name);
+    expect(await ask(`${"a".repeat(10_000)}!`)).not.toContain("hostile");
+    expect(await ask("a".repeat(10_000))).toContain("hostile");
+  });
+
   it("answers an unknown path 404 whatever the token", async () => {
     for (const token of [CLIENT_TOKEN, FRONTEND_TOKEN, ADMIN_TOKEN, null]) {
       const reply = await server.request("/api/client/streaming", { token });
       expect(reply.status).toBe(404);
       expect(reply.body).toMatchObject({ name: "NotFoundError" });
     }
+  });
+});
+
+describe("the frontend API's evaluation context", () => {
+  it("is the reference's: the environment and appName sent or its defaults, the server's clock for dates", () => {
+    const before = Date.now();
+    const bare = contextFrom({ currentTime: "2020-01-01T00:00:00.000Z", userId: "u1" }, "10.0.0.1");
+    expect(bare).toMatchObject({
+      appName: "frontend-api",
+      environment: "default",
+      userId: "u1",
+      remoteAddress: "10.0.0.1",
+      properties: { currentTime: "2020-01-01T00:00:00.000Z" },
+    });
+    expect((bare.currentTime as Date).getTime()).toBeGreaterThanOrEqual(before);
+    expect(contextFrom({ environment: "staging", appName: "shop" }, "10.0.0.1")).toMatchObject({
+      environment: "staging",
+      appName: "shop",
+    });
   });
 });

@@ -103,11 +103,19 @@ describe.each(databaseKinds)("tags, dependencies and lifecycle of flags (%s)", (
     const sdk = await server.request("/api/client/features/child", { token: CLIENT_TOKEN });
     expect(sdk.body.dependencies).toEqual([{ feature: "parent", enabled: true, variants: ["blue"] }]);
 
-    expectInvalid(await depend("grandchild", { feature: "child" }), "feature");
-    expectInvalid(await depend("parent", { feature: "other" }), "feature");
-    expectInvalid(await depend("other", { feature: "other" }), "feature");
-    expectInvalid(await depend("other", { feature: "foreign" }), "feature");
-    expectInvalid(await depend("other", { feature: "missing" }), "feature");
+    const refused = { name: "InvalidOperationError", id: expect.any(String) };
+    for (const [from, to] of [
+      ["grandchild", "child"],
+      ["parent", "other"],
+      ["other", "other"],
+      ["other", "missing"],
+    ]) {
+      expect(await depend(from!, { feature: to })).toMatchObject({ status: 403, body: refused });
+    }
+    expect(await depend("other", { feature: "foreign" })).toMatchObject({
+      status: 404,
+      body: { name: "NotFoundError" },
+    });
     expectInvalid(
       await depend("other", { feature: "parent", enabled: false, variants: ["blue"] }),
       "variants",

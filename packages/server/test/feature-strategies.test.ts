@@ -106,6 +106,27 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
     const { stickiness: _, ...withoutStickiness } = variant;
     expectInvalid(await add({ name: "default", variants: [withoutStickiness] }), "variants.0.stickiness");
     expectInvalid(await add({ parameters: {} }), "name");
+    // Values the engine could not read would be stored and then silently never match.
+    for (const [operator, value] of [
+      ["REGEX", "("],
+      ["NUM_GT", "abc"],
+      ["DATE_AFTER", "yesterday"],
+      ["SEMVER_EQ", "x.y"],
+    ]) {
+      const constraint = { contextName: "userId", operator, value };
+      expectInvalid(await add({ name: "default", constraints: [beta, constraint] }), "constraints.1");
+    }
+    const cidr = {
+      contextName: "remoteAddress",
+      operator: "IN_CIDR",
+      values: ["10.0.0.0/8", "999.0.0.0/99"],
+    };
+    expectInvalid(await add({ name: "default", constraints: [cidr] }), "constraints.0");
+    const inverted = { contextName: "userId", operator: "REGEX", value: "^a", inverted: true };
+    expectInvalid(await add({ name: "default", constraints: [inverted] }), "constraints.0");
+    for (const rollout of ["abc", "150", "-1"]) {
+      expectInvalid(await add({ name: "flexibleRollout", parameters: { rollout } }), "parameters.rollout");
+    }
     const unknownEnv = await server.request(`${flag}/environments/staging/strategies`, {
       method: "POST",
       body: { name: "default" },

@@ -121,6 +121,30 @@ describe.each(databaseKinds)("projects (%s)", (kind) => {
     expect(missing.status).toBe(404);
   });
 
+  it("checks a flag name against a hostile naming pattern at once", async () => {
+    await server.request("/api/admin/projects", { method: "POST", body: { id: "hostile", name: "Hostile" } });
+    const saved = await server.request("/api/admin/projects/hostile/settings", {
+      method: "PUT",
+      body: { featureNaming: { pattern: "(a+)+b" } },
+    });
+    expect(saved.status).toBe(200);
+    // 60 characters: a backtracking engine would take longer than any test runs.
+    const refused = await server.request("/api/admin/projects/hostile/features", {
+      method: "POST",
+      body: { name: "a".repeat(60) },
+    });
+    expectInvalid(refused, "name");
+    const created = await server.request("/api/admin/projects/hostile/features", {
+      method: "POST",
+      body: { name: `${"a".repeat(59)}b` },
+    });
+    expect(created.status).toBe(200);
+    await server.request(`/api/admin/projects/hostile/features/${"a".repeat(59)}b`, { method: "DELETE" });
+    expect((await server.request("/api/admin/projects/hostile", { method: "DELETE" })).status).toBeLessThan(
+      300,
+    );
+  });
+
   it("sets the naming pattern and mode (endpoint 12), leaving out what is not sent", async () => {
     const settings = (body: unknown, id = "checkout") =>
       server.request(`/api/admin/projects/${id}/settings`, { method: "PUT", body });
@@ -139,6 +163,11 @@ describe.each(databaseKinds)("projects (%s)", (kind) => {
 
     const before = (await project("checkout")).body;
     expectInvalid(await settings({ featureNaming: { pattern: "checkout-[" } }), "featureNaming.pattern");
+    // Patterns are RE2: look-around is not, and would need a backtracking engine.
+    expectInvalid(
+      await settings({ featureNaming: { pattern: "checkout-(?!old)" } }),
+      "featureNaming.pattern",
+    );
     // The whole name must match, so an example that merely contains a match is refused.
     expectInvalid(
       await settings({ featureNaming: { ...naming, example: "my-checkout-cart" } }),

@@ -53,6 +53,10 @@ describe.each(databaseKinds)("segments (%s)", (kind) => {
       "constraints.0.contextName",
     );
     expectInvalid(
+      await post({ name: "x", constraints: [{ contextName: "age", operator: "NUM_GTE", value: "adult" }] }),
+      "constraints.0",
+    );
+    expectInvalid(
       await post({ name: "x", constraints: [{ ...beta, values: [{ plan: "beta" }] }] }),
       "constraints.0.values.0",
     );

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadReference } from "../../../reference/load.js";
 import { loadConfig, VARIABLES } from "../src/config.js";
 import { startServer } from "../src/server.js";
 import { withDatabase } from "./support/global-setup.js";
@@ -52,6 +53,37 @@ function expectOneLine(stderr: string, ...mentions: string[]) {
   const lines = stderr.trim().split("\n");
   expect(lines, stderr).toHaveLength(1);
   for (const mention of mentions) expect(lines[0]).toContain(mention);
+}
+
+interface UnleashMigrator {
+  migrateDb(config: { db: Record<string, unknown> }): Promise<unknown>;
+}
+
+/**
+ * An Unleash database: the pinned reference's own migrations where reference/ is installed
+ * (as in CI), else the shape of one, its migration log and tables named like ours.
+ */
+async function createUnleashSchema(url: string, database: string, client: pg.Client) {
+  const reference = await loadReference<UnleashMigrator>("unleash-server").catch(() => undefined);
+  if (!reference) {
+    await client.query(
+      "create table migrations (id serial primary key, name text, run_on timestamp); create table projects (id text primary key); create table features (name text primary key)",
+    );
+    return;
+  }
+  const { hostname, port, username, password } = new URL(url);
+  await reference.migrateDb({
+    db: {
+      user: decodeURIComponent(username),
+      password,
+      host: hostname,
+      port: Number(port || 5432),
+      database,
+      ssl: false,
+      schema: "public",
+      driver: "postgres",
+    },
+  });
 }
 
 describe("the signalbox-server command", () => {
@@ -159,10 +191,7 @@ describe("the signalbox-server command", () => {
       await admin.query(`create database ${name}`);
       const foreign = new pg.Client({ connectionString: withDatabase(url, name) });
       await foreign.connect();
-      // The shape an Unleash database has: its migration log and tables whose names ours share.
-      await foreign.query(
-        "create table migrations (id serial primary key, name text, run_on timestamp); create table projects (id text primary key); create table features (name text primary key)",
-      );
+      await createUnleashSchema(url, name, foreign);
       const tables = async () =>
         (
           await foreign.query(
@@ -172,7 +201,7 @@ describe("the signalbox-server command", () => {
       const before = await tables();
       const result = await run([], { DATABASE_URL: withDatabase(url, name) });
       expect(result.code).toBe(1);
-      expectOneLine(result.stderr, "another application", "features");
+      expectOneLine(result.stderr, "another application", "DATABASE_URL");
       expect(await tables()).toEqual(before);
       await foreign.end();
     },

@@ -1,17 +1,23 @@
+import { constraintProblem } from "@signalbox/engine";
 import { Type } from "typebox";
+import { invalidField } from "./errors.js";
 
 /**
- * A name that appears in URLs: RFC 3986 unreserved characters only, the reference's rule
- * for flag, project, environment and strategy names.
+ * A name that appears in URLs: the characters `encodeURIComponent` leaves alone (RFC 3986
+ * unreserved and `!*'()`), the reference's rule for flag, project, environment and
+ * strategy names.
  */
 export const urlSafeName = (options: { minLength?: number; maxLength?: number } = {}) =>
   Type.String({
     minLength: options.minLength ?? 1,
     maxLength: options.maxLength ?? 100,
-    pattern: "^[a-zA-Z0-9~_.-]+$",
+    pattern: "^[a-zA-Z0-9~_.!*'()-]+$",
   });
 
-/** The spec's operators, plus the two the reference's SDKs also evaluate. */
+/**
+ * The spec's operators, plus those the reference's SDKs also evaluate: REGEX, SEMVER_GTE
+ * and SEMVER_LTE, which the reference accepts too, and IN_CIDR, which it refuses.
+ */
 const CONSTRAINT_OPERATORS = [
   "IN",
   "NOT_IN",
@@ -27,7 +33,9 @@ const CONSTRAINT_OPERATORS = [
   "DATE_BEFORE",
   "SEMVER_EQ",
   "SEMVER_GT",
+  "SEMVER_GTE",
   "SEMVER_LT",
+  "SEMVER_LTE",
   "IN_CIDR",
   "REGEX",
 ] as const;
@@ -45,3 +53,23 @@ export const Constraint = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * What the schema cannot say about constraints: a value its operator can read (a number, a
+ * date, a semantic version, CIDR ranges, a pattern RE2 accepts), checked by the engine that
+ * will evaluate it. A constraint the engine cannot read would be silently false.
+ */
+export function checkConstraints(
+  constraints: readonly { operator: string; inverted?: boolean }[],
+  path: string,
+): void {
+  constraints.forEach((constraint, index) => {
+    const problem =
+      constraintProblem(constraint as Parameters<typeof constraintProblem>[0]) ??
+      // The reference refuses it too: "does not match" reads better as its own pattern.
+      (constraint.operator === "REGEX" && constraint.inverted === true
+        ? "REGEX cannot be inverted"
+        : undefined);
+    if (problem) throw invalidField(`${path}.${index}`, `${path}.${index}: ${problem}`);
+  });
+}

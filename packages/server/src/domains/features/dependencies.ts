@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connection.js";
-import { invalidField, notFound } from "../../http/errors.js";
+import { ApiError, invalidField, notFound } from "../../http/errors.js";
 import type { EventService } from "../events/service.js";
 import { requireFeature } from "./access.js";
 import { featureStore } from "./store.js";
@@ -9,6 +9,8 @@ export interface DependencyInput {
   enabled?: boolean;
   variants?: string[];
 }
+
+const refused = (message: string) => new ApiError(403, "InvalidOperationError", message);
 
 /** Parent flags: one level deep, within one project. */
 export class DependencyService {
@@ -25,21 +27,18 @@ export class DependencyService {
     }
     await this.events.transaction(async (tx) => {
       const row = await requireFeature(tx.db, projectId, child);
-      if (input.feature === child) throw invalidField("feature", "a flag cannot depend on itself");
-      const parent = await featureStore.find(tx.db, input.feature);
-      if (!parent || parent.archived_at)
-        throw invalidField("feature", `parent flag ${input.feature} does not exist`);
-      if (parent.project !== row.project)
-        throw invalidField("feature", "a parent flag must be in the same project");
-      if ((await featureStore.parentsOf(tx.db, [parent.name])).length > 0) {
-        throw invalidField(
-          "feature",
-          `${parent.name} depends on another flag itself: dependencies are one level deep`,
-        );
-      }
+      // Statuses and order of the checks as the reference's, which scripts may test for.
+      if (input.feature === child) throw refused("a flag cannot depend on itself");
       if ((await featureStore.childrenOf(tx.db, [child])).length > 0) {
-        throw invalidField("feature", `${child} has children of its own: dependencies are one level deep`);
+        throw refused(`${child} has children of its own: dependencies are one level deep`);
       }
+      if ((await featureStore.parentsOf(tx.db, [input.feature])).length > 0) {
+        throw refused(`${input.feature} depends on another flag itself: dependencies are one level deep`);
+      }
+      const parent = await featureStore.find(tx.db, input.feature);
+      if (!parent || parent.archived_at) throw refused(`parent flag ${input.feature} does not exist`);
+      if (parent.project !== row.project)
+        throw notFound(`a parent flag must be in the same project as its child (${row.project})`);
       await featureStore.addDependency(tx.db, child, parent.name, enabled, variants);
       tx.record({
         type: "feature-dependency-added",

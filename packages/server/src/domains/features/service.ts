@@ -79,7 +79,15 @@ export class FeatureService {
       const project = await this.projects.requireActive(tx.db, projectId);
       await this.checkNameFree(tx.db, input.name);
       const { pattern, example, description } = project.featureNaming;
-      if (pattern && !namingPattern(pattern).test(input.name)) {
+      const compiled = pattern ? namingPattern(pattern) : undefined;
+      if (pattern && !compiled) {
+        // Stored before patterns were read as RE2: say so rather than guess what it meant.
+        throw invalidField(
+          "name",
+          `The project's naming pattern "${pattern}" is not valid RE2: change it in the project's settings first`,
+        );
+      }
+      if (pattern && !compiled?.test(input.name)) {
         const hints = [example && `for example "${example}"`, description].filter(Boolean).join("; ");
         throw invalidField(
           "name",

@@ -3,6 +3,7 @@ import type { Db } from "../../db/connection.js";
 import type { ConstraintRow } from "../../db/schema.js";
 import { invalidField, notFound } from "../../http/errors.js";
 import { type PatchOperations, patched } from "../../http/json-patch.js";
+import { checkConstraints } from "../../http/schemas.js";
 import type { EventService, Tx } from "../events/service.js";
 import { type ProjectLookup, requireEnvironment, requireFeature } from "./access.js";
 import { Strategy } from "./schemas.js";
@@ -22,10 +23,36 @@ export interface StrategyInput {
   variants?: VariantInput[];
 }
 
+/**
+ * Typed parameters hold what their type says, as the reference's form enforces: a
+ * percentage is a number from 0 to 100 (a rollout of 150 would be on for everyone), a
+ * number is a number, a boolean `true` or `false`. An empty value is left for defaults.
+ */
+function checkParameters(
+  declared: { name: string; type: string }[],
+  parameters: Record<string, string>,
+): void {
+  for (const { name, type } of declared) {
+    const value = parameters[name];
+    if (value === undefined || value === "") continue;
+    const number = Number(value);
+    const problem =
+      type === "percentage" && !(value.trim() !== "" && number >= 0 && number <= 100)
+        ? "a number from 0 to 100"
+        : type === "number" && !(value.trim() !== "" && Number.isFinite(number))
+          ? "a number"
+          : type === "boolean" && value !== "true" && value !== "false"
+            ? "true or false"
+            : undefined;
+    if (problem)
+      throw invalidField(`parameters.${name}`, `parameters.${name} must be ${problem}, got "${value}"`);
+  }
+}
+
 /** What the features domain asks of the segments and strategy-definitions domains. */
 export interface StrategyLookups {
   segments: { requireAll(db: Db, ids: number[]): Promise<void> };
-  definitions: { exists(db: Db, name: string): Promise<boolean> };
+  definitions: { parametersOf(db: Db, name: string): Promise<{ name: string; type: string }[] | undefined> };
 }
 
 interface Place {
@@ -198,12 +225,13 @@ export class StrategyService {
     row: FeatureRow,
     input: StrategyInput,
   ): Promise<Pick<StrategyValues, "name" | "parameters" | "constraints" | "variants">> {
-    if (!(await this.lookups.definitions.exists(db, input.name))) {
-      throw invalidField("name", `There is no strategy called ${input.name}`);
-    }
+    const declared = await this.lookups.definitions.parametersOf(db, input.name);
+    if (!declared) throw invalidField("name", `There is no strategy called ${input.name}`);
     const parameters = Object.fromEntries(
       Object.entries(input.parameters ?? {}).map(([key, value]) => [key, String(value)]),
     );
+    checkParameters(declared, parameters);
+    checkConstraints(input.constraints ?? [], "constraints");
     if (input.name === "flexibleRollout") {
       parameters.rollout ??= "100";
       parameters.stickiness ||= (await this.projects.requireActive(db, row.project)).defaultStickiness;

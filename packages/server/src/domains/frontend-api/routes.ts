@@ -29,13 +29,13 @@ export function frontendRoutes(
       const config = { auth: "frontend" as const };
 
       scope.get("", { config }, async (request, reply) => {
-        const context = contextFrom(request.query as Record<string, unknown>, request.principal!, request.ip);
+        const context = contextFrom(request.query as Record<string, unknown>, request.ip);
         reply.header("cache-control", "no-cache");
         return { toggles: await frontend.evaluate(request.principal!, context) };
       });
 
       scope.post("", { config, schema: { body: Body } }, async (request, reply) => {
-        const context = contextFrom(request.body.context ?? {}, request.principal!, request.ip);
+        const context = contextFrom(request.body.context ?? {}, request.ip);
         reply.header("cache-control", "no-cache");
         return { toggles: await frontend.evaluate(request.principal!, context) };
       });

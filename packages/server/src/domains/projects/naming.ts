@@ -1,3 +1,4 @@
+import { compileRe2, type Re2Pattern } from "@signalbox/engine";
 import { invalidField } from "../../http/errors.js";
 
 export interface FeatureNaming {
@@ -8,9 +9,12 @@ export interface FeatureNaming {
 
 /**
  * A project's naming pattern as flag names are checked against it: the whole name must
- * match, as if the pattern were written between `^` and `$` (the reference's rule).
+ * match, as if the pattern were written between `^` and `$` (the reference's rule). It is
+ * read as RE2, like REGEX constraints, so no pattern can make a flag's creation stall;
+ * undefined when RE2 refuses it.
  */
-export const namingPattern = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`);
+export const namingPattern = (pattern: string): Re2Pattern | undefined =>
+  compileRe2(`^(?:${pattern})$`, false);
 
 /** Refuses a pattern that does not compile, an example it rejects, and text without a pattern. */
 export function checkNaming(naming: FeatureNaming): void {
@@ -20,13 +24,11 @@ export function checkNaming(naming: FeatureNaming): void {
     if (description) throw invalidField("featureNaming.description", "A description needs a pattern");
     return;
   }
-  let compiled: RegExp;
-  try {
-    compiled = namingPattern(pattern);
-  } catch (error) {
+  const compiled = namingPattern(pattern);
+  if (!compiled) {
     throw invalidField(
       "featureNaming.pattern",
-      `featureNaming.pattern is not a valid regular expression: ${(error as Error).message}`,
+      "featureNaming.pattern is not a valid RE2 regular expression (look-around and back-references are not RE2)",
     );
   }
   if (example !== null && !compiled.test(example)) {

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/connection.js";
 import type { ConstraintRow } from "../../db/schema.js";
 import { conflict, invalidField, nameExists, notFound } from "../../http/errors.js";
+import { checkConstraints } from "../../http/schemas.js";
 import type { EventService } from "../events/service.js";
 import type { ProjectService } from "../projects/service.js";
 import { type SegmentRow, segmentStore } from "./store.js";
@@ -60,6 +61,7 @@ export class SegmentService {
   }
 
   create(input: SegmentInput, createdBy: string): Promise<SegmentView> {
+    checkConstraints(input.constraints, "constraints");
     return this.events.transaction(async (tx) => {
       await this.checkProject(tx.db, input.project);
       const id = await segmentStore.insert(tx.db, {
@@ -77,6 +79,7 @@ export class SegmentService {
   }
 
   async update(id: number, input: SegmentInput, updatedBy: string): Promise<void> {
+    checkConstraints(input.constraints, "constraints");
     await this.events.transaction(async (tx) => {
       const before = view(await this.require(tx.db, id));
       if (await segmentStore.nameTaken(tx.db, input.name, id)) {

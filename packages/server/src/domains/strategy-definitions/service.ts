@@ -106,9 +106,9 @@ export class StrategyDefinitionService {
     });
   }
 
-  /** For other domains, inside their transaction. */
-  async exists(db: Db, name: string): Promise<boolean> {
-    return (await strategyDefinitionStore.byName(db, name)) !== undefined;
+  /** For other domains, inside their transaction: a strategy's parameters, or undefined when there is no such strategy. */
+  async parametersOf(db: Db, name: string): Promise<StrategyParameter[] | undefined> {
+    return (await strategyDefinitionStore.byName(db, name))?.parameters;
   }
 
   private async require(db: Db, name: string): Promise<StrategyDefinitionRow> {
