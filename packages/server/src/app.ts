@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { LogController, type RouteOptions } from "fastify";
+import Fastify, { type FastifyPluginAsync, LogController, type RouteOptions } from "fastify";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
@@ -33,6 +33,7 @@ import type { App } from "./http/app-type.js";
 import { authenticate } from "./http/auth.js";
 import { handleError, handleNotFound } from "./http/error-handler.js";
 import { boundRouteIntegers, refuseUnstorableText } from "./http/input-guard.js";
+import { markDocumentationPublic, registerOpenApi } from "./http/openapi.js";
 import { loggerOptions } from "./logging.js";
 
 /** Every service of the flag service, wired to one database. */
@@ -77,7 +78,14 @@ export function createServices(db: Db) {
 export type Services = ReturnType<typeof createServices>;
 
 /** Builds the HTTP app from a configuration and a database; it holds no globals. */
-export async function buildApp(config: Config, db: Db, services: Services = createServices(db)) {
+export interface BuildOptions {
+  services?: Services;
+  /** Plugins registered before the routes, so their hooks see every request (tests use this). */
+  plugins?: FastifyPluginAsync[];
+}
+
+export async function buildApp(config: Config, db: Db, options: BuildOptions = {}) {
+  const services = options.services ?? createServices(db);
   const app: App = Fastify({
     logger: config.logLevel === "silent" ? false : loggerOptions(config.logLevel, config.logFormat),
     bodyLimit: config.bodyLimit,
@@ -95,17 +103,24 @@ export async function buildApp(config: Config, db: Db, services: Services = crea
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
     body === "" ? done(null, undefined) : json(request, String(body), done),
   );
-  app.decorateRequest("principal", undefined);
+  app.decorateRequest("actor", undefined as never);
   // The route table, as declared: what the fuzz test and API documentation are built from.
   const routes: RouteOptions[] = [];
   app.addHook("onRoute", (route) => {
+    markDocumentationPublic(route);
     boundRouteIntegers(route);
     routes.push(route);
   });
   app.addHook("preValidation", refuseUnstorableText);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
-  app.addHook("onRequest", authenticate(services.tokens));
+  app.addHook(
+    "onRequest",
+    authenticate((secret) => services.tokens.resolve(secret)),
+  );
+
+  await registerOpenApi(app);
+  for (const plugin of options.plugins ?? []) await app.register(plugin);
 
   app.get("/health", { config: { auth: "public" } }, async () => ({ health: "GOOD" }));
   eventRoutes(app, services.events);

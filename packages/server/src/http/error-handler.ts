@@ -1,5 +1,5 @@
+import { ApiError } from "@signalbox/protocol";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError } from "./errors.js";
 
 // Fastify's own failures (parsing, limits, schema validation) are given the spec's names.
 function fromFastify(error: FastifyError): ApiError | undefined {
@@ -13,7 +13,6 @@ function fromFastify(error: FastifyError): ApiError | undefined {
         : { message: issue.message ?? "is invalid" };
     });
     return new ApiError(
-      400,
       "ValidationError",
       "Request validation failed: the request does not match the schema.",
       details,
@@ -21,21 +20,20 @@ function fromFastify(error: FastifyError): ApiError | undefined {
   }
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new ApiError(413, "ContentTooLarge", "The request body is larger than the server accepts.");
+      return new ApiError("ContentTooLarge", "The request body is larger than the server accepts.");
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiError(
-        415,
         "ContentTypeerror",
         "The request body must be sent with Content-Type: application/json.",
       );
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return new ApiError(400, "ValidationError", "The request body is not valid JSON.", [
+      return new ApiError("ValidationError", "The request body is not valid JSON.", [
         { message: error.message },
       ]);
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError(error.statusCode, "ValidationError", error.message);
+    return new ApiError("ValidationError", error.message);
   }
   return undefined;
 }
@@ -53,14 +51,14 @@ function fromDatabase(error: FastifyError, request: FastifyRequest): ApiError | 
     "the database refused a value the schemas let through",
   );
   if (code === "23505")
-    return new ApiError(409, "ConflictError", "Something with the same identity already exists.");
+    return new ApiError("ConflictError", "Something with the same identity already exists.");
   if (code === "23503") {
-    return new ApiError(400, "ValidationError", "The request refers to something that does not exist.");
+    return new ApiError("ValidationError", "The request refers to something that does not exist.");
   }
   const message = code.startsWith("54")
     ? "A value in the request is too large to be stored."
     : "A value in the request is malformed or out of range for what it is stored as.";
-  return new ApiError(400, "ValidationError", message);
+  return new ApiError("ValidationError", message);
 }
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -70,16 +68,16 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (error instanceof SyntaxError) {
     return reply
       .status(400)
-      .send(new ApiError(400, "ValidationError", "The request body is not valid JSON.").toJSON());
+      .send(new ApiError("ValidationError", "The request body is not valid JSON.").toJSON());
   }
   request.log.error({ err: error }, "request failed");
   return reply
     .status(500)
-    .send(new ApiError(500, "InternalError", "Something went wrong on the server.").toJSON());
+    .send(new ApiError("InternalError", "Something went wrong on the server.").toJSON());
 }
 
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
   return reply
     .status(404)
-    .send(new ApiError(404, "NotFoundError", `No route for ${request.method} ${request.url}`).toJSON());
+    .send(new ApiError("NotFoundError", `No route for ${request.method} ${request.url}`).toJSON());
 }

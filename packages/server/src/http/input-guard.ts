@@ -57,10 +57,10 @@ export async function refuseUnstorableText(request: FastifyRequest): Promise<voi
       findUnstorable(request.body, "");
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    throw new ApiError(400, "ValidationError", "The request body is nested too deeply.");
+    throw new ApiError("ValidationError", "The request body is nested too deeply.");
   }
   if (field !== undefined) {
     const message = `${field} contains a NUL character or an unpaired surrogate, which cannot be stored`;
-    throw new ApiError(400, "ValidationError", message, [{ message, path: field }]);
+    throw new ApiError("ValidationError", message, [{ message, path: field }]);
   }
 }

@@ -43,7 +43,7 @@ export function patched<S extends TSchema>(
       const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
       return { message: `${path || "value"} ${issue.message}`, ...(path ? { path } : {}) };
     });
-    throw new ApiError(400, "ValidationError", "The patched value does not match the schema.", details);
+    throw new ApiError("ValidationError", "The patched value does not match the schema.", details);
   }
   return result as Static<S>;
 }

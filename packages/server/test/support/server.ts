@@ -2,6 +2,7 @@ import { buildApp } from "../../src/app.js";
 import { defaultConfig } from "../../src/config.js";
 import type { Db } from "../../src/db/connection.js";
 import { type DatabaseKind, freshDatabase } from "./database.js";
+import { responseCheck } from "./response-check.js";
 
 export const ADMIN_TOKEN = "*:*.test-admin-secret";
 export const CLIENT_TOKEN = "*:development.test-client-secret";
@@ -28,13 +29,18 @@ export interface TestServer {
   routes: Awaited<ReturnType<typeof buildApp>>["routes"];
   // biome-ignore lint/suspicious/noExplicitAny: tests assert on bodies rather than type them
   request<T = any>(path: string, options?: RequestOptions): Promise<Reply<T>>;
+  /** Responses that did not match their OpenAPI schema; closing the server fails on any. */
+  violations: string[];
   close(): Promise<void>;
 }
 
 /** The flag service on a random port over a database of its own, with one token of each type. */
 export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<TestServer> {
   const connection = await freshDatabase(kind);
-  const { app, services, routes } = await buildApp(defaultConfig({ logLevel: "silent" }), connection.db);
+  const violations: string[] = [];
+  const { app, services, routes } = await buildApp(defaultConfig({ logLevel: "silent" }), connection.db, {
+    plugins: [responseCheck(violations)],
+  });
   await services.events.start();
   await services.tokens.ensure([ADMIN_TOKEN], "admin", "test");
   await services.tokens.ensure([CLIENT_TOKEN], "client", "test");
@@ -62,10 +68,14 @@ export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<Te
       } catch {}
       return { status: response.status, headers: response.headers, body: parsed as never };
     },
+    violations,
     async close() {
       await services.events.stop();
       await app.close();
       await connection.close();
+      if (violations.length > 0) {
+        throw new Error(`responses that break the OpenAPI document:\n${[...new Set(violations)].join("\n")}`);
+      }
     },
   };
 }

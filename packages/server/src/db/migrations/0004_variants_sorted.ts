@@ -1,6 +1,11 @@
 import { type Kysely, sql } from "kysely";
-import { inReferenceOrder } from "../../domains/features/variants.js";
 import type { VariantRow } from "../schema.js";
+
+// A migration is frozen once released: it keeps its own copy of the order it sorts by,
+// rather than following the domain code as that changes.
+const collator = new Intl.Collator("en-US");
+const inReferenceOrder = (variants: VariantRow[]) =>
+  [...variants].sort((a, b) => collator.compare(a.name, b.name));
 
 // Variants used to be stored in the order they were sent. SDKs place users by walking the
 // list, and the reference stores and serves it by name, so every write now sorts it; this

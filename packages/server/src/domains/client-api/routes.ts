@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
+import { tokenCaller } from "../../http/auth.js";
 import { invalidField, notFound } from "../../http/errors.js";
 import { type ScopeQuery, scopeFor } from "./scope.js";
 import type { ClientFeaturesService } from "./service.js";
@@ -51,7 +52,7 @@ export function clientApiRoutes(app: App, features: ClientFeaturesService): void
   const config = { auth: "client" as const };
 
   app.get("/api/client/features", { config, schema: { querystring: Query } }, async (request, reply) => {
-    const scope = scopeFor(request.principal!, request.query as ScopeQuery);
+    const scope = scopeFor(tokenCaller(request), request.query as ScopeQuery);
     const document = await features.document(scope, inlineSegments(request.headers["unleash-client-spec"]));
     reply.header("etag", document.etag).header("cache-control", "no-cache").header("vary", "accept-encoding");
     if (request.headers["if-none-match"] === document.etag) return reply.status(304).send();
@@ -66,7 +67,7 @@ export function clientApiRoutes(app: App, features: ClientFeaturesService): void
     "/api/client/features/:featureName",
     { config, schema: { params: Type.Object({ featureName: Type.String() }), querystring: Query } },
     async (request) => {
-      const scope = scopeFor(request.principal!, request.query as ScopeQuery);
+      const scope = scopeFor(tokenCaller(request), request.query as ScopeQuery);
       const inline = inlineSegments(request.headers["unleash-client-spec"]);
       const feature = await features.feature(scope, request.params.featureName, inline);
       if (!feature) throw notFound(`Could not find feature flag ${request.params.featureName}`);
@@ -75,7 +76,7 @@ export function clientApiRoutes(app: App, features: ClientFeaturesService): void
   );
 
   app.get("/api/client/delta", { config, schema: { querystring: Query } }, async (request, reply) => {
-    const scope = scopeFor(request.principal!, request.query as ScopeQuery);
+    const scope = scopeFor(tokenCaller(request), request.query as ScopeQuery);
     const since = revisionOf(request.headers["if-none-match"]);
     const delta = await features.delta(scope, since);
     if (!delta) return reply.status(304).header("etag", `"${since}"`).send();

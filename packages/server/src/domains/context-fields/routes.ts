@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { actor } from "../../http/auth.js";
 import { urlSafeName } from "../../http/schemas.js";
 import type { ContextFieldService } from "./service.js";
 
@@ -29,7 +28,7 @@ export function contextFieldRoutes(app: App, fields: ContextFieldService): void 
     "/api/admin/context",
     { schema: { body: Type.Object({ name: urlSafeName(), ...Changes }) } },
     async (request, reply) => {
-      const created = await fields.create(request.body, actor(request));
+      const created = await fields.create(request.body, request.actor.name);
       return reply.status(201).header("location", `context/${created.name}`).send(created);
     },
   );
@@ -39,13 +38,13 @@ export function contextFieldRoutes(app: App, fields: ContextFieldService): void 
     "/api/admin/context/:name",
     { schema: { params: Name, body: Type.Object({ name: Type.Optional(Type.String()), ...Changes }) } },
     async (request, reply) => {
-      await fields.update(request.params.name, request.body, actor(request));
+      await fields.update(request.params.name, request.body, request.actor.name);
       return reply.status(200).send();
     },
   );
 
   app.delete("/api/admin/context/:name", { schema: { params: Name } }, async (request, reply) => {
-    await fields.remove(request.params.name, actor(request));
+    await fields.remove(request.params.name, request.actor.name);
     return reply.status(200).send();
   });
 
@@ -64,7 +63,7 @@ export function contextFieldRoutes(app: App, fields: ContextFieldService): void 
       url: "/api/admin/context/:name/legal-values",
       schema: { params: Name, body: LegalValue },
       handler: async (request, reply) => {
-        await fields.upsertLegalValue(request.params.name, request.body, actor(request));
+        await fields.upsertLegalValue(request.params.name, request.body, request.actor.name);
         return reply.status(200).send();
       },
     });
@@ -74,7 +73,7 @@ export function contextFieldRoutes(app: App, fields: ContextFieldService): void 
     "/api/admin/context/:name/legal-values/:value",
     { schema: { params: Type.Object({ name: Type.String(), value: Type.String() }) } },
     async (request, reply) => {
-      await fields.removeLegalValue(request.params.name, request.params.value, actor(request));
+      await fields.removeLegalValue(request.params.name, request.params.value, request.actor.name);
       return reply.status(200).send();
     },
   );

@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { actor } from "../../http/auth.js";
 import { urlSafeName } from "../../http/schemas.js";
 import type { EnvironmentService } from "./service.js";
 
@@ -28,21 +27,21 @@ export function environmentRoutes(app: App, environments: EnvironmentService): v
   );
 
   app.post("/api/admin/environments", { schema: { body: NewEnvironment } }, async (request, reply) => {
-    const created = await environments.create(request.body, actor(request));
+    const created = await environments.create(request.body, request.actor.name);
     return reply.status(201).header("location", `environments/${created.name}`).send(created);
   });
 
   app.put(
     "/api/admin/environments/update/:name",
     { schema: { params: Name, body: UpdateEnvironment } },
-    (request) => environments.update(request.params.name, request.body, actor(request)),
+    (request) => environments.update(request.params.name, request.body, request.actor.name),
   );
 
   app.put(
     "/api/admin/environments/sort-order",
     { schema: { body: Type.Record(Type.String(), Type.Integer()) } },
     async (request, reply) => {
-      await environments.setSortOrder(request.body, actor(request));
+      await environments.setSortOrder(request.body, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -55,14 +54,14 @@ export function environmentRoutes(app: App, environments: EnvironmentService): v
       `/api/admin/environments/:name/${path}`,
       { schema: { params: Name } },
       async (request, reply) => {
-        await environments.setEnabled(request.params.name, enabled, actor(request));
+        await environments.setEnabled(request.params.name, enabled, request.actor.name);
         return reply.status(204).send();
       },
     );
   }
 
   app.delete("/api/admin/environments/:name", { schema: { params: Name } }, async (request, reply) => {
-    await environments.remove(request.params.name, actor(request));
+    await environments.remove(request.params.name, request.actor.name);
     return reply.status(200).send();
   });
 }

@@ -1,5 +1,7 @@
+import { type Actor, actorName, actorUserId } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import type { Subscriber, Unsubscribe } from "../../db/notifications.js";
+import type { EventInput } from "./catalogue.js";
 import {
   CHANGES_CHANNEL,
   CREDENTIALS_SUFFIX,
@@ -13,6 +15,16 @@ import {
 export interface Tx {
   db: Db;
   record(event: NewEvent): void;
+  /** Says that the transaction revokes, expires or creates a credential: every instance forgets what it cached. */
+  credentialsChanged(): void;
+}
+
+/** What a service holds while it changes something: the transaction, and a way to record its events. */
+export interface Change {
+  db: Db;
+  /** Who acts: the author of every event recorded. */
+  actor: Actor;
+  record(event: EventInput): void;
   /** Says that the transaction revokes, expires or creates a credential: every instance forgets what it cached. */
   credentialsChanged(): void;
 }
@@ -102,6 +114,22 @@ export class EventService {
     if (revision !== undefined) this.advance(revision, credentials);
     if (stored.length > 0) for (const listener of this.eventListeners) listener(stored);
     return result;
+  }
+
+  /**
+   * The one way to change admin data: the work and the events it records, authored by the
+   * actor, commit together or not at all.
+   */
+  change<T>(actor: Actor, work: (change: Change) => Promise<T>): Promise<T> {
+    const author = { createdBy: actorName(actor), createdByUserId: actorUserId(actor) };
+    return this.transaction((tx) =>
+      work({
+        db: tx.db,
+        actor,
+        record: (event) => tx.record({ ...event, ...author }),
+        credentialsChanged: tx.credentialsChanged,
+      }),
+    );
   }
 
   /** Records events that change nothing else (an application announcing itself, say). */

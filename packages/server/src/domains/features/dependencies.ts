@@ -10,7 +10,7 @@ export interface DependencyInput {
   variants?: string[];
 }
 
-const refused = (message: string) => new ApiError(403, "InvalidOperationError", message);
+const refused = (message: string) => new ApiError("InvalidOperationError", message);
 
 /** Parent flags: one level deep, within one project. */
 export class DependencyService {

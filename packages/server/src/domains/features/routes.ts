@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { actor } from "../../http/auth.js";
 import { JsonPatch } from "../../http/json-patch.js";
 import { urlSafeName } from "../../http/schemas.js";
 import type { DependencyService } from "./dependencies.js";
@@ -48,7 +47,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
   app.post(
     "/api/admin/projects/:projectId/features",
     { schema: { params: ProjectParams, body: CreateFeature } },
-    (request) => features.create(request.params.projectId, request.body, actor(request)),
+    (request) => features.create(request.params.projectId, request.body, request.actor.name),
   );
   app.post(
     "/api/admin/features/validate",
@@ -81,10 +80,10 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     (request) => features.get(undefined, request.params.featureName),
   );
   app.put(base, { schema: { params: FeatureParams, body: UpdateFeature } }, (request) =>
-    features.update(request.params.projectId, request.params.featureName, request.body, actor(request)),
+    features.update(request.params.projectId, request.params.featureName, request.body, request.actor.name),
   );
   app.patch(base, { schema: { params: FeatureParams, body: JsonPatch } }, (request) =>
-    features.update(request.params.projectId, request.params.featureName, request.body, actor(request)),
+    features.update(request.params.projectId, request.params.featureName, request.body, request.actor.name),
   );
   app.post(
     "/api/admin/projects/:projectId/stale",
@@ -99,7 +98,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
         request.params.projectId,
         request.body.features,
         request.body.stale,
-        actor(request),
+        request.actor.name,
       );
       return reply.status(202).send();
     },
@@ -107,14 +106,14 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
 
   // Archive: archiving, reviving and deleting for good
   app.delete(base, { schema: { params: FeatureParams } }, async (request, reply) => {
-    await features.archive(request.params.projectId, [request.params.featureName], actor(request));
+    await features.archive(request.params.projectId, [request.params.featureName], request.actor.name);
     return reply.status(202).send();
   });
   app.post(
     "/api/admin/projects/:projectId/archive",
     { schema: { params: ProjectParams, body: Names } },
     async (request, reply) => {
-      await features.archive(request.params.projectId, request.body.features, actor(request));
+      await features.archive(request.params.projectId, request.body.features, request.actor.name);
       return reply.status(202).send();
     },
   );
@@ -122,7 +121,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     "/api/admin/projects/:projectId/revive",
     { schema: { params: ProjectParams, body: Names } },
     async (request, reply) => {
-      await features.revive(request.params.projectId, request.body.features, actor(request));
+      await features.revive(request.params.projectId, request.body.features, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -130,7 +129,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     "/api/admin/projects/:projectId/delete",
     { schema: { params: ProjectParams, body: Names } },
     async (request, reply) => {
-      await features.remove(request.params.projectId, request.body.features, actor(request));
+      await features.remove(request.params.projectId, request.body.features, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -151,12 +150,12 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     "/api/admin/archive/revive/:featureName",
     { schema: { params: Named } },
     async (request, reply) => {
-      await features.revive(undefined, [request.params.featureName], actor(request));
+      await features.revive(undefined, [request.params.featureName], request.actor.name);
       return reply.status(200).send();
     },
   );
   app.delete("/api/admin/archive/:featureName", { schema: { params: Named } }, async (request, reply) => {
-    await features.remove(undefined, [request.params.featureName], actor(request));
+    await features.remove(undefined, [request.params.featureName], request.actor.name);
     return reply.status(200).send();
   });
 
@@ -176,7 +175,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
       async (request, reply) => {
         const { projectId, featureName, environment: env } = request.params;
         const activate = request.query.shouldActivateDisabledStrategies === true;
-        await features.setEnabled(projectId, featureName, env, enabled, actor(request), activate);
+        await features.setEnabled(projectId, featureName, env, enabled, request.actor.name, activate);
         return reply.status(200).send();
       },
     );
@@ -213,11 +212,16 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
         request.params,
         environmentOf(request.params),
         { variants: request.body },
-        actor(request),
+        request.actor.name,
       ),
     );
     app.patch(path, { schema: { params, body: JsonPatch } }, (request) =>
-      variantsReply(request.params, environmentOf(request.params), { patch: request.body }, actor(request)),
+      variantsReply(
+        request.params,
+        environmentOf(request.params),
+        { patch: request.body },
+        request.actor.name,
+      ),
     );
   }
   app.get(`${base}/variants`, { schema: { params: FeatureParams } }, async (request) => ({
@@ -240,7 +244,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
         request.params,
         request.body.environments,
         { variants: request.body.variants },
-        actor(request),
+        request.actor.name,
       ),
   });
 
@@ -251,7 +255,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
   app.post(
     `${environment}/strategies`,
     { schema: { params: EnvironmentParams, body: Strategy } },
-    (request) => strategies.add(request.params, request.body, actor(request)),
+    (request) => strategies.add(request.params, request.body, request.actor.name),
   );
   app.post(
     `${environment}/strategies/set-sort-order`,
@@ -262,7 +266,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
       },
     },
     async (request, reply) => {
-      await strategies.reorder(request.params, request.body, actor(request));
+      await strategies.reorder(request.params, request.body, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -272,18 +276,20 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
   app.put(
     `${environment}/strategies/:strategyId`,
     { schema: { params: StrategyParams, body: Strategy } },
-    (request) => strategies.update(request.params, request.params.strategyId, request.body, actor(request)),
+    (request) =>
+      strategies.update(request.params, request.params.strategyId, request.body, request.actor.name),
   );
   app.patch(
     `${environment}/strategies/:strategyId`,
     { schema: { params: StrategyParams, body: JsonPatch } },
-    (request) => strategies.update(request.params, request.params.strategyId, request.body, actor(request)),
+    (request) =>
+      strategies.update(request.params, request.params.strategyId, request.body, request.actor.name),
   );
   app.delete(
     `${environment}/strategies/:strategyId`,
     { schema: { params: StrategyParams } },
     async (request, reply) => {
-      await strategies.remove(request.params, request.params.strategyId, actor(request));
+      await strategies.remove(request.params, request.params.strategyId, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -298,14 +304,14 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     "/api/admin/features/:featureName/tags",
     { schema: { params: TagParams, body: Tag } },
     async (request, reply) =>
-      reply.status(201).send(await tags.add(request.params.featureName, request.body, actor(request))),
+      reply.status(201).send(await tags.add(request.params.featureName, request.body, request.actor.name)),
   );
   app.put(
     "/api/admin/features/:featureName/tags",
     { schema: { params: TagParams, body: TagChanges } },
     async (request) => {
       const { addedTags = [], removedTags = [] } = request.body;
-      await tags.change([request.params.featureName], addedTags, removedTags, actor(request));
+      await tags.change([request.params.featureName], addedTags, removedTags, request.actor.name);
       return { version: 1, tags: await tags.list(request.params.featureName) };
     },
   );
@@ -318,7 +324,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     },
     async (request, reply) => {
       const { featureName, type, value } = request.params;
-      await tags.remove(featureName, { type, value }, actor(request));
+      await tags.remove(featureName, { type, value }, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -332,7 +338,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
       },
       async (request, reply) => {
         const { addedTags = [], removedTags = [] } = request.body.tags;
-        await tags.change(request.body.features, addedTags, removedTags, actor(request));
+        await tags.change(request.body.features, addedTags, removedTags, request.actor.name);
         return reply.status(200).send();
       },
     );
@@ -347,7 +353,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
         request.params.projectId,
         request.params.featureName,
         request.body,
-        actor(request),
+        request.actor.name,
       );
       return reply.status(200).send();
     },
@@ -361,7 +367,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
     },
     async (request, reply) => {
       const { projectId, featureName, parent } = request.params;
-      await dependencies.remove(projectId, featureName, parent, actor(request));
+      await dependencies.remove(projectId, featureName, parent, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -370,7 +376,7 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
       request.params.projectId,
       request.params.featureName,
       undefined,
-      actor(request),
+      request.actor.name,
     );
     return reply.status(200).send();
   });
@@ -400,13 +406,13 @@ export function featureRoutes(app: App, { features, strategies, tags, dependenci
         featureName,
         request.body.status,
         request.body.statusValue,
-        actor(request),
+        request.actor.name,
       );
       return reply.status(200).send();
     },
   );
   app.post(`${base}/lifecycle/uncomplete`, { schema: { params: FeatureParams } }, async (request, reply) => {
-    await features.uncomplete(request.params.projectId, request.params.featureName, actor(request));
+    await features.uncomplete(request.params.projectId, request.params.featureName, request.actor.name);
     return reply.status(200).send();
   });
 }

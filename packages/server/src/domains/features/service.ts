@@ -99,7 +99,6 @@ export class FeatureService {
         (await featureStore.countActive(tx.db, project.id)) >= project.featureLimit
       ) {
         throw new ApiError(
-          403,
           "InvalidOperationError",
           "You have reached the maximum number of feature flags for this project.",
         );

@@ -1,6 +1,7 @@
 import cors from "@fastify/cors";
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
+import { tokenCaller } from "../../http/auth.js";
 import { ApiError } from "../../http/errors.js";
 import { usageRoutes } from "../metrics/routes.js";
 import type { MetricsService } from "../metrics/service.js";
@@ -31,20 +32,20 @@ export function frontendRoutes(
       scope.get("", { config }, async (request, reply) => {
         const context = contextFrom(request.query as Record<string, unknown>, request.ip);
         reply.header("cache-control", "no-cache");
-        return { toggles: await frontend.evaluate(request.principal!, context) };
+        return { toggles: await frontend.evaluate(tokenCaller(request), context) };
       });
 
       scope.post("", { config, schema: { body: Body } }, async (request, reply) => {
         const context = contextFrom(request.body.context ?? {}, request.ip);
         reply.header("cache-control", "no-cache");
-        return { toggles: await frontend.evaluate(request.principal!, context) };
+        return { toggles: await frontend.evaluate(tokenCaller(request), context) };
       });
 
       usageRoutes(scope, metrics, "/client", "frontend");
 
       for (const path of ["/client/features", "/health"]) {
         scope.get(path, { config }, async () => {
-          throw new ApiError(405, "NotImplementedError", "The frontend API does not support this endpoint.");
+          throw new ApiError("NotImplementedError", "The frontend API does not support this endpoint.");
         });
       }
     },

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
+import { tokenCaller } from "../../http/auth.js";
 import type { MetricsService } from "./service.js";
 
 const Registration = Type.Object({
@@ -60,12 +61,12 @@ export function usageRoutes(
     `${prefix}/register`,
     { config: { auth }, schema: { body: Registration } },
     async (request, reply) => {
-      await metrics.register(request.principal!, request.body, request.ip);
+      await metrics.register(tokenCaller(request), request.body, request.ip);
       return reply.status(accepted).send();
     },
   );
   app.post(`${prefix}/metrics`, { config: { auth }, schema: { body: Report } }, async (request, reply) => {
-    await metrics.report(request.principal!, request.body, request.ip);
+    await metrics.report(tokenCaller(request), request.body, request.ip);
     return reply.status(accepted).send();
   });
 }

@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { actor } from "../../http/auth.js";
 import { urlSafeName } from "../../http/schemas.js";
 import type { ProjectService } from "./service.js";
 
@@ -54,7 +53,7 @@ export function projectRoutes(app: App, projects: ProjectService): void {
   );
 
   app.post("/api/admin/projects", { schema: { body: NewProject } }, async (request, reply) => {
-    const created = await projects.create(request.body, actor(request));
+    const created = await projects.create(request.body, request.actor.name);
     return reply.status(201).header("location", `projects/${created.id}`).send(created);
   });
 
@@ -62,7 +61,7 @@ export function projectRoutes(app: App, projects: ProjectService): void {
     "/api/admin/projects/:projectId",
     { schema: { params: ProjectId, body: ProjectUpdate } },
     async (request, reply) => {
-      await projects.update(request.params.projectId, request.body, actor(request));
+      await projects.update(request.params.projectId, request.body, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -81,7 +80,7 @@ export function projectRoutes(app: App, projects: ProjectService): void {
       await projects.updateSettings(
         request.params.projectId,
         { mode, featureNaming: naming },
-        actor(request),
+        request.actor.name,
       );
       return reply.status(200).send();
     },
@@ -96,14 +95,14 @@ export function projectRoutes(app: App, projects: ProjectService): void {
       `/api/admin/projects/${path}/:projectId`,
       { schema: { params: ProjectId } },
       async (request, reply) => {
-        await act(request.params.projectId, actor(request));
+        await act(request.params.projectId, request.actor.name);
         return reply.status(200).send();
       },
     );
   }
 
   app.delete("/api/admin/projects/:projectId", { schema: { params: ProjectId } }, async (request, reply) => {
-    await projects.remove(request.params.projectId, actor(request));
+    await projects.remove(request.params.projectId, request.actor.name);
     return reply.status(200).send();
   });
 
@@ -111,7 +110,7 @@ export function projectRoutes(app: App, projects: ProjectService): void {
     "/api/admin/projects/:projectId/environments",
     { schema: { params: ProjectId, body: Type.Object({ environment: Type.String({ minLength: 1 }) }) } },
     async (request, reply) => {
-      await projects.addEnvironment(request.params.projectId, request.body.environment, actor(request));
+      await projects.addEnvironment(request.params.projectId, request.body.environment, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -121,7 +120,7 @@ export function projectRoutes(app: App, projects: ProjectService): void {
     { schema: { params: ProjectEnvironment } },
     async (request, reply) => {
       const { projectId, environment } = request.params;
-      await projects.removeEnvironment(projectId, environment, actor(request));
+      await projects.removeEnvironment(projectId, environment, request.actor.name);
       return reply.status(200).send();
     },
   );

@@ -99,6 +99,8 @@ const summary = (row: ProjectSummaryRow): ProjectSummary => ({
 });
 
 /** The stored settings of a project: what its events carry as data and preData. */
+export type ProjectSettings = ReturnType<typeof settings>;
+
 const settings = (row: ProjectRow) => ({
   id: row.id,
   name: row.name,

@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { actor } from "../../http/auth.js";
 import { Constraint } from "../../http/schemas.js";
 import type { SegmentService } from "./service.js";
 
@@ -25,7 +24,7 @@ export function segmentRoutes(app: App, segments: SegmentService): void {
   }));
 
   app.post("/api/admin/segments", { schema: { body: SegmentBody } }, async (request, reply) => {
-    const created = await segments.create(request.body, actor(request));
+    const created = await segments.create(request.body, request.actor.name);
     return reply.status(201).header("location", `segments/${created.id}`).send(created);
   });
 
@@ -33,13 +32,13 @@ export function segmentRoutes(app: App, segments: SegmentService): void {
     "/api/admin/segments/:id",
     { schema: { params: Id, body: SegmentBody } },
     async (request, reply) => {
-      await segments.update(request.params.id, request.body, actor(request));
+      await segments.update(request.params.id, request.body, request.actor.name);
       return reply.status(204).send();
     },
   );
 
   app.delete("/api/admin/segments/:id", { schema: { params: Id } }, async (request, reply) => {
-    await segments.remove(request.params.id, actor(request));
+    await segments.remove(request.params.id, request.actor.name);
     return reply.status(204).send();
   });
 }

@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { actor } from "../../http/auth.js";
 import { urlSafeName } from "../../http/schemas.js";
 import type { StrategyDefinitionService } from "./service.js";
 
@@ -30,7 +29,7 @@ export function strategyDefinitionRoutes(app: App, definitions: StrategyDefiniti
     "/api/admin/strategies",
     { schema: { body: Type.Object({ name: urlSafeName(), ...Definition }) } },
     async (request, reply) => {
-      const created = await definitions.create(request.body, actor(request));
+      const created = await definitions.create(request.body, request.actor.name);
       return reply.status(201).header("location", `strategies/${created.name}`).send(created);
     },
   );
@@ -40,7 +39,7 @@ export function strategyDefinitionRoutes(app: App, definitions: StrategyDefiniti
     "/api/admin/strategies/:name",
     { schema: { params: Name, body: Type.Object({ name: Type.Optional(Type.String()), ...Definition }) } },
     async (request, reply) => {
-      await definitions.update(request.params.name, request.body, actor(request));
+      await definitions.update(request.params.name, request.body, request.actor.name);
       return reply.status(200).send();
     },
   );
@@ -50,7 +49,7 @@ export function strategyDefinitionRoutes(app: App, definitions: StrategyDefiniti
     ["reactivate", false],
   ] as const) {
     app.post(`/api/admin/strategies/:name/${path}`, { schema: { params: Name } }, async (request, reply) => {
-      await definitions.setDeprecated(request.params.name, deprecated, actor(request));
+      await definitions.setDeprecated(request.params.name, deprecated, request.actor.name);
       return reply.status(200).send();
     });
   }

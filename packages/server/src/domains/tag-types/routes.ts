@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { actor } from "../../http/auth.js";
 import { urlSafeName } from "../../http/schemas.js";
 import type { TagTypeService } from "./service.js";
 
@@ -23,7 +22,7 @@ export function tagTypeRoutes(app: App, tagTypes: TagTypeService): void {
   }));
 
   app.post("/api/admin/tag-types", { schema: { body: NewTagType } }, async (request, reply) => {
-    const created = await tagTypes.create(request.body, actor(request));
+    const created = await tagTypes.create(request.body, request.actor.name);
     return reply.status(201).header("location", `tag-types/${created.name}`).send(created);
   });
 
@@ -31,13 +30,13 @@ export function tagTypeRoutes(app: App, tagTypes: TagTypeService): void {
     "/api/admin/tag-types/:name",
     { schema: { params: Name, body: Type.Object(Changes) } },
     async (request, reply) => {
-      await tagTypes.update(request.params.name, request.body, actor(request));
+      await tagTypes.update(request.params.name, request.body, request.actor.name);
       return reply.status(200).send();
     },
   );
 
   app.delete("/api/admin/tag-types/:name", { schema: { params: Name } }, async (request, reply) => {
-    await tagTypes.remove(request.params.name, actor(request));
+    await tagTypes.remove(request.params.name, request.actor.name);
     return reply.status(200).send();
   });
 

@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { actor } from "../../http/auth.js";
 import { invalidField } from "../../http/errors.js";
 import type { TokenService } from "./service.js";
 
@@ -25,7 +24,7 @@ export function tokenRoutes(app: App, tokens: TokenService): void {
     const tokenName = body.tokenName ?? body.username;
     if (!tokenName) throw invalidField("tokenName", "tokenName is required");
     const projects = body.projects ?? (body.project ? [body.project] : undefined);
-    const created = await tokens.create({ ...body, tokenName, projects }, actor(request));
+    const created = await tokens.create({ ...body, tokenName, projects }, request.actor.name);
     return reply.status(201).header("location", `api-tokens/${created.id}`).send(created);
   });
 
@@ -33,7 +32,7 @@ export function tokenRoutes(app: App, tokens: TokenService): void {
     "/api/admin/api-tokens/:token",
     { schema: { params: Type.Object({ token: Type.String() }), body: UpdateToken } },
     async (request) => {
-      return tokens.updateExpiry(request.params.token, request.body.expiresAt, actor(request));
+      return tokens.updateExpiry(request.params.token, request.body.expiresAt, request.actor.name);
     },
   );
 
@@ -41,7 +40,7 @@ export function tokenRoutes(app: App, tokens: TokenService): void {
     "/api/admin/api-tokens/:token",
     { schema: { params: Type.Object({ token: Type.String() }) } },
     async (request, reply) => {
-      await tokens.remove(request.params.token, actor(request));
+      await tokens.remove(request.params.token, request.actor.name);
       return reply.status(200).send();
     },
   );

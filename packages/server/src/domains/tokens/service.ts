@@ -1,19 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { TokenActor, TokenType } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import { invalidField, notFound } from "../../http/errors.js";
 import type { EventService } from "../events/service.js";
 import { type TokenRow, tokenStore } from "./store.js";
 
-export type TokenType = "client" | "frontend" | "admin";
-
-/** Who is calling: resolved from the `authorization` header. */
-export interface Principal {
-  type: TokenType;
-  name: string;
-  projects: string[];
-  environment: string;
-  tokenId: number;
-}
+/** Who is calling, resolved from the `authorization` header. */
+export type Principal = TokenActor;
 
 export interface NewToken {
   tokenName: string;
@@ -240,6 +233,7 @@ export class TokenService {
     const principal =
       row && expiresAt > now
         ? {
+            kind: "token" as const,
             type: row.type as TokenType,
             name: row.token_name,
             projects: row.projects,

@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+
+/**
+ * Every error either package answers with: a stable name, as the spec and the reference
+ * spell it, and its status. The service renders `{ id, name, message, details? }`; the proxy
+ * renders the reference proxy's bodies but takes its statuses from here.
+ */
+export const ERRORS = {
+  ValidationError: 400,
+  AuthenticationRequired: 401,
+  NoAccessError: 403,
+  // The reference's answer to an operation that is understood but not allowed in this state.
+  InvalidOperationError: 403,
+  NotFoundError: 404,
+  NotImplementedError: 405,
+  NameExistsError: 409,
+  ConflictError: 409,
+  ContentTooLarge: 413,
+  // The spec's spelling, with a lower-case "e": clients match on this name, so it stays.
+  ContentTypeerror: 415,
+  InternalError: 500,
+  ServiceUnavailable: 503,
+} as const;
+
+export type ErrorName = keyof typeof ERRORS;
+
+export interface ErrorDetail {
+  message: string;
+  path?: string;
+}
+
+export interface ErrorBody {
+  id: string;
+  name: ErrorName;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+/** An error a client can act on: its name fixes its status. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    override readonly name: ErrorName,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.status = ERRORS[name];
+  }
+
+  toJSON(): ErrorBody {
+    const body: ErrorBody = { id: randomUUID(), name: this.name, message: this.message };
+    return this.details ? { ...body, details: this.details } : body;
+  }
+}
+
+export const validationError = (message: string, details?: ErrorDetail[]) =>
+  new ApiError("ValidationError", message, details ?? [{ message }]);
+
+/** One detail per offending field, so a client can point at each. */
+export const invalidField = (path: string, message: string) =>
+  new ApiError("ValidationError", message, [{ message, path }]);
+
+export const notFound = (message: string) => new ApiError("NotFoundError", message);
+
+export const nameExists = (message: string) => new ApiError("NameExistsError", message);
+
+export const authenticationRequired = (message: string) => new ApiError("AuthenticationRequired", message);
+
+export const noAccess = (message: string) => new ApiError("NoAccessError", message);
+
+export const conflict = (message: string) => new ApiError("ConflictError", message);

@@ -1,0 +1,34 @@
+/** The kinds of API token; `backend` is the reference's newer name for `client`. */
+export type TokenType = "client" | "frontend" | "admin";
+
+/**
+ * Who is acting, as authentication found it. Services take it on every call that reads or
+ * writes admin data: it decides what they may do and is what their events record.
+ */
+export type Actor =
+  | {
+      kind: "token";
+      tokenId: number;
+      /** The token's name, recorded as the author of what it does. */
+      name: string;
+      type: TokenType;
+      projects: string[];
+      environment: string;
+    }
+  | { kind: "system"; name: string };
+
+/** The user ids the reference records for authors that are not users. */
+export const SYSTEM_USER_ID = -1337;
+export const ADMIN_TOKEN_USER_ID = -42;
+
+/** Scheduled jobs, start-up bootstrapping and imports act as the system. */
+export const system = (name = "system"): Actor => ({ kind: "system", name });
+
+export const actorName = (actor: Actor): string => actor.name;
+
+export function actorUserId(actor: Actor): number {
+  return actor.kind === "system" ? SYSTEM_USER_ID : ADMIN_TOKEN_USER_ID;
+}
+
+/** An API token acting: the only kind of actor the SDK and frontend APIs admit. */
+export type TokenActor = Extract<Actor, { kind: "token" }>;
