@@ -1,8 +1,8 @@
+import { ApiError } from "@signalbox/protocol";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { connect } from "./db/connection.js";
 import { migrate } from "./db/migrate.js";
-import { ApiError } from "./http/errors.js";
 import {
   databaseProblem,
   ensurePortFree,

@@ -1,5 +1,5 @@
+import { ApiError } from "@signalbox/protocol";
 import type { FastifyRequest, RouteOptions } from "fastify";
-import { ApiError } from "./errors.js";
 
 // PostgreSQL's `integer`: what every id, sort order, limit and count column holds. A schema
 // that needs more (a bigint event id, say) states its own bounds.

@@ -1,7 +1,7 @@
+import { invalidField, notFound } from "@signalbox/protocol";
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
 import { tokenCaller } from "../../http/auth.js";
-import { invalidField, notFound } from "../../http/errors.js";
 import { type ScopeQuery, scopeFor } from "./scope.js";
 import type { ClientFeaturesService } from "./service.js";
 

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { urlSafeName } from "../../http/schemas.js";
+import { urlSafeName } from "../../shared/schemas.js";
 import type { ContextFieldService } from "./service.js";
 
 const LegalValue = Type.Object({

@@ -1,7 +1,7 @@
+import { conflict, invalidField, nameExists, notFound } from "@signalbox/protocol";
 import type { Updateable } from "kysely";
 import type { Db } from "../../db/connection.js";
 import type { ContextFieldTable } from "../../db/schema.js";
-import { conflict, invalidField, nameExists, notFound } from "../../http/errors.js";
 import type { EventService } from "../events/service.js";
 import { type ContextFieldRow, contextFieldStore } from "./store.js";
 

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { urlSafeName } from "../../http/schemas.js";
+import { urlSafeName } from "../../shared/schemas.js";
 import type { EnvironmentService } from "./service.js";
 
 const EnvironmentType = Type.String({ minLength: 1, maxLength: 100 });

@@ -1,7 +1,7 @@
+import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
 import type { Updateable } from "kysely";
 import type { Db } from "../../db/connection.js";
 import type { EnvironmentTable } from "../../db/schema.js";
-import { invalidField, nameExists, notFound, validationError } from "../../http/errors.js";
 import type { EventService, Tx } from "../events/service.js";
 import { type EnvironmentRow, environmentStore } from "./store.js";
 

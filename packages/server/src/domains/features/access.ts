@@ -1,5 +1,5 @@
+import { notFound } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
-import { notFound } from "../../http/errors.js";
 import { type FeatureRow, featureStore } from "./store.js";
 
 /** What the features domain asks of the projects domain. */

@@ -1,5 +1,5 @@
+import { ApiError, invalidField, notFound } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
-import { ApiError, invalidField, notFound } from "../../http/errors.js";
 import type { EventService } from "../events/service.js";
 import { requireFeature } from "./access.js";
 import { featureStore } from "./store.js";

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { JsonPatch } from "../../http/json-patch.js";
-import { urlSafeName } from "../../http/schemas.js";
+import { JsonPatch } from "../../shared/json-patch.js";
+import { urlSafeName } from "../../shared/schemas.js";
 import type { DependencyService } from "./dependencies.js";
 import {
   BatchVariants,

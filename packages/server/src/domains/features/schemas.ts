@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Constraint, urlSafeName } from "../../http/schemas.js";
+import { Constraint, urlSafeName } from "../../shared/schemas.js";
 
 export const FEATURE_TYPES = ["release", "experiment", "operational", "kill-switch", "permission"] as const;
 

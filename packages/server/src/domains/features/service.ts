@@ -1,7 +1,7 @@
+import { ApiError, invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
 import type { VariantRow } from "../../db/schema.js";
-import { ApiError, invalidField, nameExists, notFound, validationError } from "../../http/errors.js";
-import { type PatchOperations, patched } from "../../http/json-patch.js";
+import { type PatchOperations, patched } from "../../shared/json-patch.js";
 import type { EventService, Tx } from "../events/service.js";
 import { namingPattern } from "../projects/naming.js";
 import { type ProjectLookup, requireEnvironment, requireFeature } from "./access.js";

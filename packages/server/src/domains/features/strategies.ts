@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { invalidField, notFound } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
 import type { ConstraintRow } from "../../db/schema.js";
-import { invalidField, notFound } from "../../http/errors.js";
-import { type PatchOperations, patched } from "../../http/json-patch.js";
-import { checkConstraints } from "../../http/schemas.js";
+import { type PatchOperations, patched } from "../../shared/json-patch.js";
+import { checkConstraints } from "../../shared/schemas.js";
 import type { EventService, Tx } from "../events/service.js";
 import { type ProjectLookup, requireEnvironment, requireFeature } from "./access.js";
 import { Strategy } from "./schemas.js";

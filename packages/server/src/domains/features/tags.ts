@@ -1,5 +1,5 @@
+import { conflict, invalidField, notFound } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
-import { conflict, invalidField, notFound } from "../../http/errors.js";
 import type { EventService, Tx } from "../events/service.js";
 import { type FeatureRow, featureStore } from "./store.js";
 

@@ -1,5 +1,5 @@
+import { invalidField } from "@signalbox/protocol";
 import type { VariantRow } from "../../db/schema.js";
-import { invalidField } from "../../http/errors.js";
 
 export const TOTAL_WEIGHT = 1000;
 

@@ -1,8 +1,8 @@
 import cors from "@fastify/cors";
+import { ApiError } from "@signalbox/protocol";
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
 import { tokenCaller } from "../../http/auth.js";
-import { ApiError } from "../../http/errors.js";
 import { usageRoutes } from "../metrics/routes.js";
 import type { MetricsService } from "../metrics/service.js";
 import { contextFrom, type FrontendService } from "./service.js";

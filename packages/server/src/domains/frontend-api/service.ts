@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname as machineName } from "node:os";
 import { type Context, compile, type Snapshot } from "@signalbox/engine";
-import { invalidField } from "../../http/errors.js";
+import { invalidField } from "@signalbox/protocol";
 import type { ClientFeaturesService } from "../client-api/service.js";
 import type { EnvironmentContent } from "../client-api/store.js";
 import type { Principal } from "../tokens/service.js";

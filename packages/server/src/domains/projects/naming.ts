@@ -1,5 +1,5 @@
 import { compileRe2, type Re2Pattern } from "@signalbox/engine";
-import { invalidField } from "../../http/errors.js";
+import { invalidField } from "@signalbox/protocol";
 
 export interface FeatureNaming {
   pattern: string | null;

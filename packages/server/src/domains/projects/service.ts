@@ -1,7 +1,7 @@
+import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
 import type { Updateable } from "kysely";
 import type { Db } from "../../db/connection.js";
 import type { ProjectTable } from "../../db/schema.js";
-import { invalidField, nameExists, notFound, validationError } from "../../http/errors.js";
 import type { EnvironmentService } from "../environments/service.js";
 import type { EventService } from "../events/service.js";
 import { checkNaming, type FeatureNaming } from "./naming.js";

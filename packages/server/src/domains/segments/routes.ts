@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { Constraint } from "../../http/schemas.js";
+import { Constraint } from "../../shared/schemas.js";
 import type { SegmentService } from "./service.js";
 
 const SegmentBody = Type.Object({

@@ -1,7 +1,7 @@
+import { conflict, invalidField, nameExists, notFound } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
 import type { ConstraintRow } from "../../db/schema.js";
-import { conflict, invalidField, nameExists, notFound } from "../../http/errors.js";
-import { checkConstraints } from "../../http/schemas.js";
+import { checkConstraints } from "../../shared/schemas.js";
 import type { EventService } from "../events/service.js";
 import type { ProjectService } from "../projects/service.js";
 import { type SegmentRow, segmentStore } from "./store.js";

@@ -1,5 +1,5 @@
+import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
-import { invalidField, nameExists, notFound, validationError } from "../../http/errors.js";
 import type { EventService } from "../events/service.js";
 import { type StrategyDefinitionRow, strategyDefinitionStore } from "./store.js";
 

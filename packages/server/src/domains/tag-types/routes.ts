@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { urlSafeName } from "../../http/schemas.js";
+import { urlSafeName } from "../../shared/schemas.js";
 import type { TagTypeService } from "./service.js";
 
 const Changes = {

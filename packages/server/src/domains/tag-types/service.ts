@@ -1,5 +1,5 @@
+import { nameExists, notFound } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
-import { nameExists, notFound } from "../../http/errors.js";
 import type { EventService } from "../events/service.js";
 import { type TagTypeRow, tagTypeStore } from "./store.js";
 

@@ -1,6 +1,6 @@
+import { invalidField } from "@signalbox/protocol";
 import { Type } from "typebox";
 import type { App } from "../../http/app-type.js";
-import { invalidField } from "../../http/errors.js";
 import type { TokenService } from "./service.js";
 
 const CreateToken = Type.Object({

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
+import { invalidField, notFound } from "@signalbox/protocol";
 import type { TokenActor, TokenType } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
-import { invalidField, notFound } from "../../http/errors.js";
 import type { EventService } from "../events/service.js";
 import { type TokenRow, tokenStore } from "./store.js";
 

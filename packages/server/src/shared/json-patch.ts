@@ -1,7 +1,7 @@
+import { ApiError, validationError } from "@signalbox/protocol";
 import jsonpatch, { type Operation } from "fast-json-patch";
 import { type Static, type TSchema, Type } from "typebox";
 import { Value } from "typebox/value";
-import { ApiError, validationError } from "./errors.js";
 
 /** A JSON Patch (RFC 6902) body. */
 export const JsonPatch = Type.Array(

@@ -1,6 +1,6 @@
 import { constraintProblem } from "@signalbox/engine";
+import { invalidField } from "@signalbox/protocol";
 import { Type } from "typebox";
-import { invalidField } from "./errors.js";
 
 /**
  * A name that appears in URLs: the characters `encodeURIComponent` leaves alone (RFC 3986
