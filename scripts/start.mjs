@@ -21,7 +21,7 @@ const newest = (path) =>
 // build, so a warm start costs no compiler run; the compiler itself is incremental.
 function build() {
   const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-  for (const name of ["engine", "server", "proxy"]) {
+  for (const name of ["protocol", "engine", "server", "proxy"]) {
     const dir = join(root, "packages", name);
     const info = join(dir, "dist", ".tsbuildinfo");
     const inputs = [
