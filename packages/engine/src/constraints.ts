@@ -7,6 +7,34 @@ import { compareSemver, parseSemver } from "./semver.js";
 
 export type Predicate = (context: Context) => boolean;
 
+/**
+ * Every operator the engine evaluates: the spec's, plus REGEX, SEMVER_GTE and SEMVER_LTE,
+ * which the reference's SDKs also evaluate, and IN_CIDR. Any other operator is false.
+ */
+export const CONSTRAINT_OPERATORS = [
+  "IN",
+  "NOT_IN",
+  "STR_ENDS_WITH",
+  "STR_STARTS_WITH",
+  "STR_CONTAINS",
+  "NUM_EQ",
+  "NUM_GT",
+  "NUM_GTE",
+  "NUM_LT",
+  "NUM_LTE",
+  "DATE_AFTER",
+  "DATE_BEFORE",
+  "SEMVER_EQ",
+  "SEMVER_GT",
+  "SEMVER_GTE",
+  "SEMVER_LT",
+  "SEMVER_LTE",
+  "IN_CIDR",
+  "REGEX",
+] as const;
+
+export type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
+
 const never: Predicate = () => false;
 
 function list(definition: ConstraintDefinition): string[] {

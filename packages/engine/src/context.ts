@@ -1,36 +1,20 @@
-// The evaluation context an application supplies. Well-known fields sit at the top
-// level; anything else lives in `properties` (a top-level unknown field is also read,
-// as the SDKs do).
-export interface Context {
-  appName?: string;
-  environment?: string;
-  userId?: string;
-  sessionId?: string;
-  remoteAddress?: string;
-  currentTime?: string | Date;
-  properties?: Record<string, string | number | boolean | null | undefined>;
-  [field: string]: unknown;
-}
+import type {
+  EvaluationContext,
+  FrontendToggle,
+  FrontendVariant,
+  PayloadDefinition,
+} from "@signalbox/protocol";
 
-export interface PayloadResult {
-  type: string;
-  value: string;
-}
+/** The evaluation context an application supplies (the protocol's). */
+export type Context = EvaluationContext;
 
-export interface VariantResult {
-  name: string;
-  enabled: boolean;
-  /** Whether the flag itself is on; current SDKs report it beside the variant. */
-  feature_enabled: boolean;
-  payload?: PayloadResult;
-}
+export type PayloadResult = PayloadDefinition;
 
-export interface Evaluation {
-  name: string;
-  enabled: boolean;
-  impressionData: boolean;
-  variant: VariantResult;
-}
+/** A variant as frontend APIs serve it; `feature_enabled` says whether the flag itself is on. */
+export type VariantResult = FrontendVariant;
+
+/** One flag's answer, in the shape frontend APIs serve. */
+export type Evaluation = FrontendToggle;
 
 /** How one evaluation call treats what its context lacks. */
 export interface EvaluationOptions {

@@ -1,4 +1,4 @@
-export { constraintProblem } from "./constraints.js";
+export { CONSTRAINT_OPERATORS, type ConstraintOperator, constraintProblem } from "./constraints.js";
 export type {
   Context,
   CustomStrategy,
@@ -23,3 +23,4 @@ export type {
 export { normalizedHash, VARIANT_SEED } from "./hash.js";
 export { compileRe2, type Re2Pattern } from "./regex.js";
 export { type CompileOptions, compile, Snapshot } from "./snapshot.js";
+export { BUILT_IN_STRATEGIES, type BuiltInStrategy } from "./strategies.js";

@@ -173,9 +173,11 @@ export class Snapshot {
       hostname: options.hostname,
     };
     const empty = new Snapshot(new Map(), new Map(), new Map(), settings);
-    if (!isObject(document)) return empty;
-    if (Array.isArray(document.events)) return empty.applyDelta(document.events as DeltaEvent[]);
-    return empty.rebuild(validFeatures(document.features), validSegments(document.segments));
+    // Documents come off the network: their shape is checked here, not trusted.
+    const raw: unknown = document;
+    if (!isObject(raw)) return empty;
+    if (Array.isArray(raw.events)) return empty.applyDelta(raw.events as DeltaEvent[]);
+    return empty.rebuild(validFeatures(raw.features), validSegments(raw.segments));
   }
 
   /** Flag definitions in the order the service sent them. */

@@ -7,6 +7,20 @@ import { inRanges, parseRange } from "./ip.js";
 /** `fallback` stands in for the random id of `default` stickiness (EvaluationOptions). */
 export type StrategyTest = (context: Context, fallback: string | undefined) => boolean;
 
+/** The strategies the engine evaluates without a host's help; SDKs announce them when registering. */
+export const BUILT_IN_STRATEGIES = [
+  "default",
+  "userWithId",
+  "flexibleRollout",
+  "gradualRolloutUserId",
+  "gradualRolloutSessionId",
+  "gradualRolloutRandom",
+  "remoteAddress",
+  "applicationHostname",
+] as const;
+
+export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
+
 const always: StrategyTest = () => true;
 const never: StrategyTest = () => false;
 

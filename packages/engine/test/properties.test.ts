@@ -1,29 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ClientFeatures, type Context, compile, type FeatureDefinition } from "../src/index.js";
+import {
+  type ClientFeatures,
+  CONSTRAINT_OPERATORS,
+  type Context,
+  compile,
+  type FeatureDefinition,
+} from "../src/index.js";
 
-const operators = [
-  "IN",
-  "NOT_IN",
-  "STR_STARTS_WITH",
-  "STR_ENDS_WITH",
-  "STR_CONTAINS",
-  "NUM_EQ",
-  "NUM_GT",
-  "NUM_GTE",
-  "NUM_LT",
-  "NUM_LTE",
-  "DATE_AFTER",
-  "DATE_BEFORE",
-  "SEMVER_EQ",
-  "SEMVER_GT",
-  "SEMVER_GTE",
-  "SEMVER_LT",
-  "SEMVER_LTE",
-  "REGEX",
-  "IN_CIDR",
-  "NOT_AN_OPERATOR",
-];
+const operators = [...CONSTRAINT_OPERATORS, "NOT_AN_OPERATOR"];
 const fields = ["userId", "sessionId", "remoteAddress", "currentTime", "environment", "appName", "tenant"];
 const strategyNames = [
   "default",

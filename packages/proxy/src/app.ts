@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import cors from "@fastify/cors";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { BUILT_IN_STRATEGIES } from "@signalbox/engine";
+import { ERRORS } from "@signalbox/protocol";
 import Fastify from "fastify";
 import { parseJsonBody } from "./body.js";
 import { type Environment, type ProxyConfig, type ProxyOptions, resolveConfig } from "./config.js";
@@ -9,7 +11,7 @@ import { errorHandler } from "./errors.js";
 import { Evaluations } from "./evaluation.js";
 import { createGuard } from "./guard.js";
 import { UsageMetrics } from "./metrics.js";
-import { OpenApiDocument } from "./openapi.js";
+import { registerOpenApi } from "./openapi.js";
 import { OperationalMetrics } from "./prometheus.js";
 import { parseQuery } from "./querystring.js";
 import { ClientRegistrations } from "./registrations.js";
@@ -18,17 +20,6 @@ import { type App, proxyRoutes, type RouteDependencies } from "./routes.js";
 import { FeatureSync } from "./sync.js";
 import { Outbound, Upstream } from "./upstream.js";
 import { PROXY_VERSION } from "./version.js";
-
-const BUILT_IN_STRATEGIES = [
-  "default",
-  "userWithId",
-  "flexibleRollout",
-  "gradualRolloutUserId",
-  "gradualRolloutSessionId",
-  "gradualRolloutRandom",
-  "remoteAddress",
-  "applicationHostname",
-];
 
 /** How long closing waits for the last usage metrics to leave. */
 const FINAL_FLUSH_MS = 2000;
@@ -58,7 +49,7 @@ export interface SignalboxProxy {
 async function buildApp(
   config: ProxyConfig,
   sync: FeatureSync,
-  deps: Omit<RouteDependencies, "config" | "openapi">,
+  deps: Omit<RouteDependencies, "config">,
 ): Promise<App> {
   const app: App = Fastify({
     logger: false,
@@ -67,11 +58,6 @@ async function buildApp(
     // Scalars become strings as the schemas ask, but a scalar never becomes an array.
     ajv: { customOptions: { coerceTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  const openapi = new OpenApiDocument({
-    version: PROXY_VERSION,
-    clientKeysHeaderName: config.clientKeysHeaderName,
-  });
-  app.addHook("onRoute", openapi.collect);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, parseJsonBody);
   app.setErrorHandler(errorHandler(config.logger));
@@ -83,7 +69,7 @@ async function buildApp(
     if (!request.is404) return done();
     const path = request.url.split("?")[0];
     reply
-      .code(404)
+      .code(ERRORS.NotFoundError)
       .send({ error: `Not found: ${request.method} ${path}. The proxy's routes start with ${routes}.` });
   });
   app.addHook(
@@ -95,7 +81,14 @@ async function buildApp(
       clientKeysHeaderName: config.clientKeysHeaderName,
     }),
   );
-  proxyRoutes(app, { ...deps, config, openapi });
+  if (config.enableOAS) {
+    await registerOpenApi(app, {
+      version: PROXY_VERSION,
+      clientKeysHeaderName: config.clientKeysHeaderName,
+      basePath: config.proxyBasePath,
+    });
+  }
+  proxyRoutes(app, { ...deps, config });
   await app.ready();
   return app;
 }

@@ -16,13 +16,13 @@ export function parseJsonBody(
   if (body === "") {
     done(null, undefined);
   } else if (type !== undefined && !JSON_MEDIA_TYPE.test(type)) {
-    done(new RequestError(415, `Unsupported media type ${type}`));
+    done(new RequestError("ContentTypeerror", `Unsupported media type ${type}`));
   } else {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
     } catch (error) {
-      done(new RequestError(400, (error as Error).message));
+      done(new RequestError("ValidationError", (error as Error).message));
       return;
     }
     done(null, parsed);

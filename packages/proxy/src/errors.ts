@@ -1,13 +1,17 @@
+import { ERRORS, type ErrorName } from "@signalbox/protocol";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "./logger.js";
 
-/** An error that already knows its HTTP status, raised while reading a request. */
+/** An error raised while reading a request; its name, from the shared catalogue, fixes its status. */
 export class RequestError extends Error {
+  readonly statusCode: number;
+
   constructor(
-    readonly statusCode: number,
+    readonly kind: ErrorName,
     message: string,
   ) {
     super(message);
+    this.statusCode = ERRORS[kind];
   }
 }
 
@@ -24,26 +28,29 @@ export class SchemaViolation extends Error {
 /**
  * Errors as the reference proxy answers them: JSON `{error}` for unreadable bodies,
  * `{error, validation}` for schema violations, an empty 415 for a body that is not JSON,
- * and a logged 500 for anything unexpected.
+ * and a logged 500 for anything unexpected. Statuses come from the catalogue both
+ * packages share; the bodies stay the reference proxy's.
  */
 export function errorHandler(logger: Logger) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.validation) {
-      return reply.code(400).send({
+      return reply.code(ERRORS.ValidationError).send({
         error: `Request validation failed: ${error.message}`,
         validation: error.validation,
       });
     }
-    if (error instanceof RequestError && error.statusCode === 415) return reply.code(415).send();
+    if (error instanceof RequestError && error.kind === "ContentTypeerror") {
+      return reply.code(error.statusCode).send();
+    }
     if (error instanceof RequestError) {
       return reply.code(error.statusCode).send({
         error: `We were unable to parse the data you provided. Please check it and try again: ${error.message}`,
       });
     }
-    const status = error.statusCode ?? 500;
+    const status = error.statusCode ?? ERRORS.InternalError;
     if (status >= 400 && status < 500) return reply.code(status).send({ error: error.message });
     logger.error(`${request.method} ${request.url} failed`, error);
-    return reply.code(500).send({
+    return reply.code(ERRORS.InternalError).send({
       error: `Whoops! We dropped the ball on this one (an unexpected error occurred): ${error.message}`,
     });
   };

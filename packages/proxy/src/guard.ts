@@ -1,3 +1,4 @@
+import { ERRORS } from "@signalbox/protocol";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 
 /** Who may call a route: client keys, server-side SDK tokens, either, or anyone. */
@@ -49,9 +50,9 @@ export function createGuard({ isReady, clientKeys, serverTokens, clientKeysHeade
     if (request.method === "OPTIONS") {
       done();
     } else if (!isReady()) {
-      reply.code(503).type("text/plain; charset=utf-8").send(NOT_READY_MESSAGE);
+      reply.code(ERRORS.ServiceUnavailable).type("text/plain; charset=utf-8").send(NOT_READY_MESSAGE);
     } else if (!allowed(request, request.routeOptions.config.access ?? "public")) {
-      reply.code(401).type("text/plain; charset=utf-8").send("Unauthorized");
+      reply.code(ERRORS.AuthenticationRequired).type("text/plain; charset=utf-8").send("Unauthorized");
     } else {
       done();
     }

@@ -1,15 +1,4 @@
-export interface ToggleCounts {
-  yes: number;
-  no: number;
-  variants: Record<string, number>;
-}
-
-/** Usage of each flag over a time window, in the shape of the SDK metrics API. */
-export interface MetricsBucket {
-  start: string;
-  stop: string;
-  toggles: Record<string, ToggleCounts>;
-}
+import type { MetricsBucket, ToggleCounts } from "@signalbox/protocol";
 
 interface Counts {
   yes: number;
@@ -34,7 +23,7 @@ export class UsageMetrics {
     this.add(name, enabled ? 1 : 0, enabled ? 0 : 1, variant === undefined ? undefined : { [variant]: 1 });
   }
 
-  add(name: string, yes: number, no: number, variants?: Record<string, number>): void {
+  add(name: string, yes: number, no: number, variants?: ToggleCounts["variants"]): void {
     let counts = this.toggles.get(name);
     if (!counts) {
       if (this.toggles.size >= MAX_TOGGLES) return;
@@ -51,16 +40,16 @@ export class UsageMetrics {
   }
 
   /** Adds what a client counted, in the shape of the SDK metrics API. */
-  addBucket(toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>): void {
+  addBucket(toggles: MetricsBucket["toggles"]): void {
     for (const [name, counts] of Object.entries(toggles))
-      this.add(name, counts.yes, counts.no, counts.variants);
+      this.add(name, counts.yes ?? 0, counts.no ?? 0, counts.variants);
   }
 
   /** Hands over everything counted so far and starts a new window; undefined when nothing was counted. */
   take(now = new Date()): MetricsBucket | undefined {
     if (this.toggles.size === 0) return undefined;
     // fromEntries defines own properties, so a flag named __proto__ stays a flag.
-    const toggles: Record<string, ToggleCounts> = Object.fromEntries(
+    const toggles: MetricsBucket["toggles"] = Object.fromEntries(
       [...this.toggles].map(([name, counts]) => [
         name,
         { yes: counts.yes, no: counts.no, variants: Object.fromEntries(counts.variants) },

@@ -1,34 +1,34 @@
-/** What an SDK posts to /client/register; passed upstream as it came. */
-export interface ClientRegistration {
-  appName: string;
-  instanceId?: string;
-  [field: string]: unknown;
-}
+import type { ClientRegistration } from "@signalbox/protocol";
+
+/** A registration as kept: what names its sender, and the rest as it came. */
+type Registration = Pick<ClientRegistration, "appName" | "instanceId"> & { [field: string]: unknown };
 
 // Registrations are tiny but client-chosen: the bound keeps memory flat under abuse.
 const MAX_PENDING = 1000;
 
-const keyOf = (registration: ClientRegistration) =>
-  `${registration.appName}\u0000${registration.instanceId ?? ""}`;
+const keyOf = (registration: Registration) => `${registration.appName}\u0000${registration.instanceId ?? ""}`;
 
-/** Client registrations waiting to be forwarded upstream; a repeated one replaces the earlier copy. */
+/**
+ * Client registrations waiting to be forwarded upstream as they came; a repeated one
+ * replaces the earlier copy.
+ */
 export class ClientRegistrations {
-  private pending = new Map<string, ClientRegistration>();
+  private pending = new Map<string, Registration>();
 
-  add(registration: ClientRegistration): void {
+  add(registration: Registration): void {
     const key = keyOf(registration);
     if (!this.pending.has(key) && this.pending.size >= MAX_PENDING) return;
     this.pending.set(key, registration);
   }
 
-  take(): ClientRegistration[] {
+  take(): Registration[] {
     const registrations = [...this.pending.values()];
     this.pending = new Map();
     return registrations;
   }
 
   /** Puts back registrations that could not be forwarded, unless a newer copy arrived meanwhile. */
-  restore(registrations: ClientRegistration[]): void {
+  restore(registrations: Registration[]): void {
     for (const registration of registrations) {
       if (!this.pending.has(keyOf(registration))) this.add(registration);
     }

@@ -1,24 +1,23 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import {
+  ClientFeaturesSchema,
+  ClientMetricsSchema,
+  ClientRegistrationSchema,
+  ERRORS,
+  FrontendQuerySchema,
+  FrontendTogglesSchema,
+  ProxyRequestSchema,
+} from "@signalbox/protocol";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ProxyConfig } from "./config.js";
 import { SchemaViolation } from "./errors.js";
 import { matchesEtag } from "./etag.js";
 import type { Evaluations } from "./evaluation.js";
 import type { UsageMetrics } from "./metrics.js";
-import { DOCS_PAGE, type OpenApiDocument } from "./openapi.js";
 import type { OperationalMetrics } from "./prometheus.js";
 import type { ClientRegistrations } from "./registrations.js";
-import {
-  ClientFeatures,
-  ClientMetrics,
-  ClientRegistration,
-  ContextQuery,
-  ErrorBody,
-  ToggleList,
-  ToggleRequest,
-  text,
-} from "./schemas.js";
+import { ErrorBody, text } from "./schemas.js";
 import type { SerializedResponse } from "./toggles.js";
 
 export type App = FastifyInstance<
@@ -35,20 +34,22 @@ export interface RouteDependencies {
   usage: UsageMetrics;
   registrations: ClientRegistrations;
   operational: OperationalMetrics;
-  openapi: OpenApiDocument;
 }
 
 const CACHE_CONTROL = "public, max-age=2";
 const TEXT = "text/plain; charset=utf-8";
 const ALL_DISABLED =
   "The /proxy/all endpoint is disabled. Set enableAllEndpoint (ENABLE_ALL_ENDPOINT=true) to turn it on.";
+// The reference proxy's answer for a disabled endpoint. It has no name in the shared
+// catalogue, whose NotImplementedError (405) is the service's answer to something else.
+const DISABLED = 501;
 
 const guarded = {
-  400: ErrorBody,
-  401: text("The client key is missing or unknown."),
-  503: text("The proxy has no configuration yet."),
+  [ERRORS.ValidationError]: ErrorBody,
+  [ERRORS.AuthenticationRequired]: text("The client key is missing or unknown."),
+  [ERRORS.ServiceUnavailable]: text("The proxy has no configuration yet."),
 };
-const togglesResponses = { 200: ToggleList, ...guarded };
+const togglesResponses = { 200: FrontendTogglesSchema, ...guarded };
 const OK = text("Accepted.");
 
 /**
@@ -89,7 +90,7 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
       schema: {
         summary: "Flags enabled for the context in the query string",
         description: "Answers 304 when If-None-Match holds the ETag of the same answer.",
-        querystring: ContextQuery,
+        querystring: FrontendQuerySchema,
         response: togglesResponses,
       },
       config: { access: "client" },
@@ -107,7 +108,7 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
     {
       schema: {
         summary: "Flags enabled for the context, or exactly the listed flags",
-        body: ToggleRequest,
+        body: ProxyRequestSchema,
         response: togglesResponses,
       },
       preValidation: readToggleRequest,
@@ -125,16 +126,20 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
 
   const allSchema = {
     hide: !config.enableAllEndpoint,
-    response: { ...togglesResponses, 501: text(ALL_DISABLED) },
+    response: { ...togglesResponses, [DISABLED]: text(ALL_DISABLED) },
   };
   app.get(
     `${base}/all`,
     {
-      schema: { ...allSchema, summary: "Every flag, on or off, for the context", querystring: ContextQuery },
+      schema: {
+        ...allSchema,
+        summary: "Every flag, on or off, for the context",
+        querystring: FrontendQuerySchema,
+      },
       config: { access: "client" },
     },
     async (request, reply) => {
-      if (!config.enableAllEndpoint) return reply.code(501).type(TEXT).send(ALL_DISABLED);
+      if (!config.enableAllEndpoint) return reply.code(DISABLED).type(TEXT).send(ALL_DISABLED);
       return send(
         request,
         reply,
@@ -149,13 +154,13 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
       schema: {
         ...allSchema,
         summary: "Every flag, on or off, or exactly the listed flags",
-        body: ToggleRequest,
+        body: ProxyRequestSchema,
       },
       preValidation: readToggleRequest,
       config: { access: "client" },
     },
     async (request, reply) => {
-      if (!config.enableAllEndpoint) return reply.code(501).type(TEXT).send(ALL_DISABLED);
+      if (!config.enableAllEndpoint) return reply.code(DISABLED).type(TEXT).send(ALL_DISABLED);
       const { context: input, toggles } = request.body;
       return send(
         request,
@@ -171,13 +176,14 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
       {
         schema: {
           summary: "Usage counted by a client SDK; added to what the proxy sends upstream",
-          body: ClientMetrics,
+          body: ClientMetricsSchema,
           response: { 200: OK, ...guarded },
         },
         config: { access: "client-or-server" },
       },
       async (request, reply) => {
-        usage.addBucket(request.body.bucket.toggles);
+        const { bucket } = request.body;
+        if (bucket) usage.addBucket(bucket.toggles);
         return reply.type(TEXT).send("OK");
       },
     );
@@ -188,7 +194,7 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
     {
       schema: {
         summary: "An SDK's registration; forwarded upstream",
-        body: ClientRegistration,
+        body: ClientRegistrationSchema,
         response: { 200: OK, ...guarded },
       },
       config: { access: "client-or-server" },
@@ -204,7 +210,11 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
     {
       schema: {
         summary: "The flag configuration, for server-side SDKs and other proxies",
-        response: { 200: ClientFeatures, ...guarded, 401: text("The token is not a server-side SDK token.") },
+        response: {
+          200: ClientFeaturesSchema,
+          ...guarded,
+          [ERRORS.AuthenticationRequired]: text("The token is not a server-side SDK token."),
+        },
       },
       config: { access: "server" },
     },
@@ -234,17 +244,4 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
     },
     async (_request, reply) => reply.type(operational.contentType).send(await operational.text()),
   );
-
-  if (config.enableOAS) {
-    app.get(
-      `${config.proxyBasePath}/docs/openapi.json`,
-      { schema: { summary: "This document" }, config: { access: "public" } },
-      async () => deps.openapi.toJSON(),
-    );
-    app.get(
-      `${config.proxyBasePath}/docs/openapi`,
-      { schema: { summary: "A page to explore and call the API" }, config: { access: "public" } },
-      async (_request, reply) => reply.type("text/html; charset=utf-8").send(DOCS_PAGE),
-    );
-  }
 }

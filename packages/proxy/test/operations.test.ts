@@ -71,16 +71,24 @@ describe("OpenAPI", () => {
     });
   });
 
-  test("/docs/openapi is a page that reads openapi.json", async () => {
-    const response = await proxy.app.inject({ method: "GET", url: "/docs/openapi" });
-    expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
-    expect(response.body).toContain('fetch("openapi.json")');
+  test("/docs is a page that reads the document, and /docs/openapi leads there", async () => {
+    const former = await proxy.app.inject({ method: "GET", url: "/docs/openapi" });
+    expect(former.statusCode).toBe(302);
+    expect(former.headers.location).toBe("/docs/");
+    const page = await proxy.app.inject({ method: "GET", url: "/docs/" });
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.body).toContain("swagger-initializer.js");
+    const script = await proxy.app.inject({ method: "GET", url: "/docs/static/swagger-initializer.js" });
+    expect(script.body).toContain("resolveUrl('./json')");
+    const read = await proxy.app.inject({ method: "GET", url: "/docs/json" });
+    const served = await proxy.app.inject({ method: "GET", url: "/docs/openapi.json" });
+    expect(read.json()).toEqual(served.json());
   });
 
   test("both are absent without enableOAS", async () => {
     const plain = await startProxy(upstream);
     try {
-      for (const url of ["/docs/openapi.json", "/docs/openapi"]) {
+      for (const url of ["/docs/openapi.json", "/docs/openapi", "/docs/", "/docs/json"]) {
         expect((await plain.app.inject({ method: "GET", url })).statusCode).toBe(404);
       }
     } finally {

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyPluginAsync, LogController, type RouteOptions } from "fastify";
+import { Type } from "typebox";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
@@ -10,14 +11,21 @@ import { environmentRoutes } from "./domains/environments/routes.js";
 import { EnvironmentService } from "./domains/environments/service.js";
 import { eventRoutes } from "./domains/events/routes.js";
 import { EventService } from "./domains/events/service.js";
-import { DependencyService } from "./domains/features/dependencies.js";
-import { featureRoutes } from "./domains/features/routes.js";
-import { FeatureService } from "./domains/features/service.js";
-import { StrategyService } from "./domains/features/strategies.js";
-import { FeatureTagService } from "./domains/features/tags.js";
+import { dependencyRoutes } from "./domains/features/dependencies/routes.js";
+import { DependencyService } from "./domains/features/dependencies/service.js";
+import { flagRoutes } from "./domains/features/flags/routes.js";
+import { FlagService } from "./domains/features/flags/service.js";
+import { lifecycleRoutes } from "./domains/features/lifecycle/routes.js";
+import { LifecycleService } from "./domains/features/lifecycle/service.js";
+import { strategyRoutes } from "./domains/features/strategies/routes.js";
+import { StrategyService } from "./domains/features/strategies/service.js";
+import { featureTagRoutes } from "./domains/features/tags/routes.js";
+import { FeatureTagService } from "./domains/features/tags/service.js";
+import { variantRoutes } from "./domains/features/variants/routes.js";
+import { VariantService } from "./domains/features/variants/service.js";
 import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
-import { metricsRoutes } from "./domains/metrics/routes.js";
+import { applicationRoutes, usageRoutes } from "./domains/metrics/routes.js";
 import { MetricsService } from "./domains/metrics/service.js";
 import { projectRoutes } from "./domains/projects/routes.js";
 import { ProjectService } from "./domains/projects/service.js";
@@ -30,33 +38,46 @@ import { TagTypeService } from "./domains/tag-types/service.js";
 import { tokenRoutes } from "./domains/tokens/routes.js";
 import { TokenService } from "./domains/tokens/service.js";
 import type { App } from "./http/app-type.js";
-import { authenticate } from "./http/auth.js";
+import { authenticate, requireDeclaredPermission } from "./http/auth.js";
 import { handleError, handleNotFound } from "./http/error-handler.js";
 import { boundRouteIntegers, refuseUnstorableText } from "./http/input-guard.js";
 import { markDocumentationPublic, registerOpenApi } from "./http/openapi.js";
+import { prometheusRoutes } from "./http/prometheus.js";
 import { loggerOptions } from "./logging.js";
+import { type PoolStats, Telemetry } from "./telemetry.js";
 
 /** Every service of the flag service, wired to one database. */
-export function createServices(db: Db) {
-  const events = new EventService(db);
-  const tokens = new TokenService(db, events);
-  const clientFeatures = new ClientFeaturesService(db, events);
+export function createServices(db: Db, telemetry = new Telemetry()) {
+  const events = new EventService(db, telemetry);
+  const clientFeatures = new ClientFeaturesService(db, events, telemetry);
   const frontend = new FrontendService(clientFeatures);
-  const metrics = new MetricsService(db, events);
   const environments = new EnvironmentService(db, events);
-  const projects = new ProjectService(db, events, environments);
-  const segments = new SegmentService(db, events, projects);
+  // A project's flags live in it: projects reach them when asked, as flags ask projects too.
+  const projects = new ProjectService(db, events, environments, () => flags);
+  const tokens = new TokenService(db, events, environments, projects);
+  const segments = new SegmentService(db, events, projects, () => strategies);
   const contextFields = new ContextFieldService(db, events);
   const tagTypes = new TagTypeService(db, events);
   const strategyDefinitions = new StrategyDefinitionService(db, events);
-  const featureTags = new FeatureTagService(db, events, tagTypes);
-  const features = new FeatureService(db, events, projects, featureTags);
-  const strategies = new StrategyService(db, events, projects, {
+  // The flag sub-domains ask flags about the flag they work on; flags reach them when asked.
+  const flags = new FlagService(db, events, projects, () => ({
+    strategies,
+    tags: featureTags,
+    dependencies,
+    lifecycle,
+  }));
+  const strategies = new StrategyService(db, events, flags, {
+    projects,
     segments,
     definitions: strategyDefinitions,
   });
-  const dependencies = new DependencyService(db, events);
+  const variants = new VariantService(db, events, flags, projects);
+  const featureTags = new FeatureTagService(db, events, flags, tagTypes);
+  const dependencies = new DependencyService(db, events, flags);
+  const lifecycle = new LifecycleService(db, events, flags);
+  const metrics = new MetricsService(db, events, { flags, lifecycle, environments });
   return {
+    telemetry,
     events,
     tokens,
     clientFeatures,
@@ -68,10 +89,12 @@ export function createServices(db: Db) {
     contextFields,
     tagTypes,
     strategyDefinitions,
-    featureTags,
-    features,
+    flags,
     strategies,
+    variants,
+    featureTags,
     dependencies,
+    lifecycle,
   };
 }
 
@@ -82,6 +105,8 @@ export interface BuildOptions {
   services?: Services;
   /** Plugins registered before the routes, so their hooks see every request (tests use this). */
   plugins?: FastifyPluginAsync[];
+  /** The database pool's occupancy, for the Prometheus endpoint. */
+  pool?: () => PoolStats;
 }
 
 export async function buildApp(config: Config, db: Db, options: BuildOptions = {}) {
@@ -108,6 +133,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   const routes: RouteOptions[] = [];
   app.addHook("onRoute", (route) => {
     markDocumentationPublic(route);
+    requireDeclaredPermission(route);
     boundRouteIntegers(route);
     routes.push(route);
   });
@@ -121,25 +147,60 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
 
   await registerOpenApi(app);
   for (const plugin of options.plugins ?? []) await app.register(plugin);
+  if (options.pool) services.telemetry.watchPool(options.pool);
+  services.telemetry.watchOutbox(() => services.events.outbox.lag());
+  prometheusRoutes(app, services.telemetry);
 
-  app.get("/health", { config: { auth: "public" } }, async () => ({ health: "GOOD" }));
-  eventRoutes(app, services.events);
-  tokenRoutes(app, services.tokens);
-  clientApiRoutes(app, services.clientFeatures);
-  frontendRoutes(app, services.frontend, services.metrics, config.frontendCorsOrigins);
-  metricsRoutes(app, services.metrics);
-  environmentRoutes(app, services.environments);
-  projectRoutes(app, services.projects);
-  segmentRoutes(app, services.segments);
-  contextFieldRoutes(app, services.contextFields);
-  tagTypeRoutes(app, services.tagTypes);
-  strategyDefinitionRoutes(app, services.strategyDefinitions);
-  featureRoutes(app, {
-    features: services.features,
+  app.get(
+    "/health",
+    {
+      config: { auth: "public" },
+      schema: {
+        tags: ["Operations"],
+        summary: "Whether the service is up",
+        response: { 200: Type.Object({ health: Type.Literal("GOOD") }) },
+      },
+    },
+    async () => ({ health: "GOOD" as const }),
+  );
+  await app.register(eventRoutes, { prefix: "/api/admin/events", events: services.events });
+  await app.register(tokenRoutes, { prefix: "/api/admin/api-tokens", tokens: services.tokens });
+  await app.register(clientApiRoutes, { prefix: "/api/client", features: services.clientFeatures });
+  await app.register(frontendRoutes, {
+    prefix: "/api/frontend",
+    frontend: services.frontend,
+    origins: config.frontendCorsOrigins,
+    within: async (scope) => {
+      await scope.register(usageRoutes, { prefix: "/client", metrics: services.metrics, auth: "frontend" });
+    },
+  });
+  await app.register(usageRoutes, { prefix: "/api/client", metrics: services.metrics, auth: "client" });
+  await app.register(applicationRoutes, { prefix: "/api/admin/metrics", metrics: services.metrics });
+  await app.register(environmentRoutes, {
+    prefix: "/api/admin/environments",
+    environments: services.environments,
+  });
+  await app.register(projectRoutes, { prefix: "/api/admin/projects", projects: services.projects });
+  await app.register(segmentRoutes, { prefix: "/api/admin/segments", segments: services.segments });
+  await app.register(contextFieldRoutes, { prefix: "/api/admin/context", fields: services.contextFields });
+  await app.register(tagTypeRoutes, { prefix: "/api/admin/tag-types", tagTypes: services.tagTypes });
+  await app.register(strategyDefinitionRoutes, {
+    prefix: "/api/admin/strategies",
+    definitions: services.strategyDefinitions,
+  });
+  const flag = "/api/admin/projects/:projectId/features/:featureName";
+  await app.register(flagRoutes, { prefix: "/api/admin", flags: services.flags });
+  await app.register(variantRoutes, { prefix: flag, variants: services.variants });
+  await app.register(strategyRoutes, {
+    prefix: `${flag}/environments/:environment/strategies`,
     strategies: services.strategies,
-    tags: services.featureTags,
+  });
+  await app.register(featureTagRoutes, { prefix: "/api/admin", featureTags: services.featureTags });
+  await app.register(dependencyRoutes, {
+    prefix: "/api/admin/projects/:projectId",
     dependencies: services.dependencies,
   });
+  await app.register(lifecycleRoutes, { prefix: `${flag}/lifecycle`, lifecycle: services.lifecycle });
 
   await app.ready();
   return { app, services, routes };

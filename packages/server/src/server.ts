@@ -1,4 +1,5 @@
 import { ApiError } from "@signalbox/protocol";
+import { system } from "./access/actor.js";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { connect } from "./db/connection.js";
@@ -39,7 +40,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       throw error instanceof StartupError ? error : databaseProblem(error, config.databaseUrl);
     });
     await migrate(connection.db);
-    const { app, services } = await buildApp(config, connection.db);
+    const { app, services } = await buildApp(config, connection.db, { pool: connection.pool });
     await services.events.start(
       connection.subscribe ? { subscribe: connection.subscribe, pollMs: config.revisionPollMs } : undefined,
     );
@@ -50,11 +51,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
       ["INIT_CLIENT_API_TOKENS", "client"],
       ["INIT_FRONTEND_API_TOKENS", "frontend"],
     ] as const) {
-      await services.tokens.ensure(config.initTokens[type], type, "system").catch((error: Error) => {
+      await services.tokens.ensure(system(), type, config.initTokens[type]).catch((error: Error) => {
         // An environment or project the token names may not exist: say which variable to fix.
         throw error instanceof ApiError ? new StartupError(`${variable}: ${error.message}`) : error;
       });
     }
+    services.events.outbox.start(app.log);
     const url = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;
     return {
@@ -64,6 +66,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Stops accepting, lets in-flight requests finish, then closes the database.
       close: () => {
         closing ??= (async () => {
+          await services.events.outbox.stop();
           await services.events.stop();
           services.metrics.stop();
           await app.close();

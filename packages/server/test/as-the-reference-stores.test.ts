@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { system } from "../src/access/actor.js";
 import { up as sortStoredVariants } from "../src/db/migrations/0004_variants_sorted.js";
 import { databaseKinds } from "./support/database.js";
 import { latestEvent } from "./support/fixtures.js";
@@ -121,27 +122,27 @@ describe.each(databaseKinds)("stored and served as the reference does (%s)", (ki
     await createFlag("legacy");
     const unsorted = [variant("red", 500), variant("blue", 500)];
     const strategy = (await addStrategy("legacy", { name: "default" })).body;
-    const writeDirectly = () =>
-      server.services.events.transaction(async ({ db, record }) => {
-        await db
-          .updateTable("feature_environments")
-          .set({ variants: JSON.stringify(unsorted) })
-          .where("feature_name", "=", "legacy")
-          .execute();
-        await db
-          .updateTable("feature_strategies")
-          .set({ variants: JSON.stringify(unsorted) })
-          .where("id", "=", strategy.id)
-          .execute();
-        record({ type: "feature-updated", createdBy: "test", featureName: "legacy", project: "default" });
-      });
-    await writeDirectly();
+    const changed = { type: "feature-variants-updated", featureName: "legacy", project: "default" } as const;
+    // Written past the API, as a release before 0004 stored them.
+    await server.services.events.change(system("test"), async ({ db, record }) => {
+      await db
+        .updateTable("feature_environments")
+        .set({ variants: JSON.stringify(unsorted) })
+        .where("feature_name", "=", "legacy")
+        .execute();
+      await db
+        .updateTable("feature_strategies")
+        .set({ variants: JSON.stringify(unsorted) })
+        .where("id", "=", strategy.id)
+        .execute();
+      record({ ...changed, data: { variants: unsorted }, preData: { variants: [] } });
+    });
     expect(names((await sdkFlag("legacy")).variants)).toEqual(["red", "blue"]);
 
     await sortStoredVariants(server.db as unknown as Kysely<unknown>);
     // A server starts serving after its migrations; here a recorded change stands in for that.
-    await server.services.events.transaction(async ({ record }) =>
-      record({ type: "feature-updated", createdBy: "test", featureName: "legacy", project: "default" }),
+    await server.services.events.change(system("test"), async ({ record }) =>
+      record({ ...changed, data: { variants: [...unsorted].reverse() }, preData: { variants: unsorted } }),
     );
     const served = await sdkFlag("legacy");
     expect(names(served.variants)).toEqual(["blue", "red"]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN_USER_ID } from "../src/access/actor.js";
 import { databaseKinds } from "./support/database.js";
 import { expectInvalid } from "./support/fixtures.js";
 import { startTestServer, type TestServer } from "./support/server.js";
@@ -42,7 +43,8 @@ describe.each(databaseKinds)("event log (%s)", (kind) => {
       type: "feature-created",
       createdAt: expect.any(String),
       createdBy: "init-admin",
-      createdByUserId: null,
+      // An API token is no user: the reference records this id for admin tokens.
+      createdByUserId: ADMIN_TOKEN_USER_ID,
       project: "shop",
       environment: null,
       featureName: "gift-cards",
@@ -108,5 +110,27 @@ describe.each(databaseKinds)("event log (%s)", (kind) => {
       body: { name: "nonexistent" },
     });
     expect((await search({})).body.totalEvents).toBe(before);
+  });
+
+  it("hands what is logged after commit to outbox consumers, as the log lists it, oldest first", async () => {
+    const handed: unknown[] = [];
+    await server.services.events.outbox.register({
+      name: "events-test",
+      handle: async (batch) => {
+        handed.push(...batch);
+      },
+    });
+    await server.request("/api/admin/projects/default/features", {
+      method: "POST",
+      body: { name: "outboxed" },
+    });
+    await server.request("/api/admin/projects/default/features/outboxed/environments/development/on", {
+      method: "POST",
+    });
+    const logged = (await search({ feature: "outboxed" })).body.events.reverse();
+    expect(logged.length).toBeGreaterThan(1);
+    await expect.poll(() => handed.length).toBe(logged.length);
+    expect(handed).toEqual(logged);
+    expect(await server.services.events.outbox.lag()).toEqual({ "events-test": 0 });
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { system } from "../src/access/actor.js";
 import { databaseKinds } from "./support/database.js";
 import { expectInvalid, latestEvent } from "./support/fixtures.js";
 import { CLIENT_TOKEN, startTestServer, type TestServer } from "./support/server.js";
@@ -164,7 +165,7 @@ describe.each(databaseKinds)("tags, dependencies and lifecycle of flags (%s)", (
           },
         },
       });
-    await server.services.tokens.ensure(["*:production.lifecycle-prod"], "client", "test");
+    await server.services.tokens.ensure(system("test"), "client", ["*:production.lifecycle-prod"]);
     expect((await metrics("development")).status).toBe(202);
     const stages = async () => (await lifecycle()).map((s: { stage: string }) => s.stage);
     expect(await stages()).toEqual(["initial", "pre-live"]);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { system } from "../src/access/actor.js";
 import { databaseKinds } from "./support/database.js";
 import {
   ADMIN_TOKEN,
@@ -183,7 +184,7 @@ async function restoreTokens(server: TestServer) {
   await server.db.updateTable("api_tokens").set({ expires_at: null }).execute();
   for (const type of ["admin", "client", "frontend"] as const) {
     // Client and frontend tokens need their environment, which the run may have deleted.
-    await server.services.tokens.ensure([TOKENS[type]], type, "test").catch(() => {});
+    await server.services.tokens.ensure(system("test"), type, [TOKENS[type]]).catch(() => {});
   }
 }
 

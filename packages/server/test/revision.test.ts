@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { system } from "../src/access/actor.js";
 import { buildApp } from "../src/app.js";
 import { defaultConfig } from "../src/config.js";
 import { type Connection, connect } from "../src/db/connection.js";
@@ -142,8 +143,8 @@ describe.runIf(postgres)("instances sharing one PostgreSQL database", () => {
   beforeAll(async () => {
     shared = await freshDatabase("postgres");
     const { services } = await buildApp(defaultConfig({ logLevel: "silent" }), shared.db);
-    await services.tokens.ensure([ADMIN_TOKEN], "admin", "test");
-    await services.tokens.ensure([CLIENT_TOKEN], "client", "test");
+    await services.tokens.ensure(system("test"), "admin", [ADMIN_TOKEN]);
+    await services.tokens.ensure(system("test"), "client", [CLIENT_TOKEN]);
     a = await instanceOn(shared.url!, 60_000);
     b = await instanceOn(shared.url!, 60_000);
   });

@@ -26,8 +26,10 @@ export const system = (name = "system"): Actor => ({ kind: "system", name });
 
 export const actorName = (actor: Actor): string => actor.name;
 
-export function actorUserId(actor: Actor): number {
-  return actor.kind === "system" ? SYSTEM_USER_ID : ADMIN_TOKEN_USER_ID;
+/** The user id events record: the reference's marks for the system and admin tokens, none for SDK tokens. */
+export function actorUserId(actor: Actor): number | null {
+  if (actor.kind === "system") return SYSTEM_USER_ID;
+  return actor.type === "admin" ? ADMIN_TOKEN_USER_ID : null;
 }
 
 /** An API token acting: the only kind of actor the SDK and frontend APIs admit. */

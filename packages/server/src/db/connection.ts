@@ -12,10 +12,18 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Db = Kysely<Database>;
 
+const stats = (pool: pg.Pool) => ({
+  total: pool.totalCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+});
+
 export interface Connection {
   db: Db;
   kind: "postgres" | "pglite";
   close(): Promise<void>;
+  /** How many connections are open, idle, and waited for. */
+  pool(): { total: number; idle: number; waiting: number };
   /** The embedded database's data folder as an archive (PGlite only): how tests copy a template. */
   dump?: () => Promise<Blob>;
   /**
@@ -42,6 +50,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     return {
       db,
       kind: "postgres",
+      pool: () => stats(pool),
       close: () => db.destroy(),
       subscribe: (channel, subscriber) => subscribe(options.databaseUrl!, channel, subscriber),
     };
@@ -61,6 +70,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   return {
     db,
     kind: "pglite",
+    pool: () => stats(pool),
     dump: () => lite.dumpDataDir("gzip"),
     close: async () => {
       await db.destroy();

@@ -5,6 +5,7 @@ import * as featureCreatedBy from "./migrations/0002_feature_created_by.js";
 import * as revision from "./migrations/0003_revision.js";
 import * as variantsSorted from "./migrations/0004_variants_sorted.js";
 import * as tokenDisplay from "./migrations/0005_token_display.js";
+import * as outboxCursors from "./migrations/0006_outbox_cursors.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "0003_revision": revision,
   "0004_variants_sorted": variantsSorted,
   "0005_token_display": tokenDisplay,
+  "0006_outbox_cursors": outboxCursors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -254,6 +254,14 @@ export interface RevisionTable {
   value: number;
 }
 
+export interface OutboxCursorTable {
+  consumer: string;
+  position: number;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  holder: string | null;
+  held_until: NullableTimestamp;
+}
+
 export interface Database {
   projects: ProjectTable;
   environments: EnvironmentTable;
@@ -272,6 +280,7 @@ export interface Database {
   users: UserTable;
   events: EventTable;
   revision: RevisionTable;
+  outbox_cursors: OutboxCursorTable;
   client_applications: ClientApplicationTable;
   client_instances: ClientInstanceTable;
   client_application_usage: ClientApplicationUsageTable;

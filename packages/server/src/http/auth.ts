@@ -31,7 +31,9 @@ const admitted: Record<"client" | "frontend", readonly TokenType[]> = {
 /** An admin route that forgets its permission is a start-up failure, not an open door. */
 export function requireDeclaredPermission(route: RouteOptions): void {
   const access = route.config?.auth ?? "admin";
-  if (access === "admin" && route.method !== "HEAD" && route.config?.permission === undefined) {
+  const methods = [route.method].flat();
+  const answered = methods.some((method) => method !== "HEAD" && method !== "OPTIONS");
+  if (access === "admin" && answered && route.config?.permission === undefined) {
     throw new Error(`${String(route.method)} ${route.url} declares no permission`);
   }
 }

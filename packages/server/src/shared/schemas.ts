@@ -1,4 +1,4 @@
-import { constraintProblem } from "@signalbox/engine";
+import { CONSTRAINT_OPERATORS, constraintProblem } from "@signalbox/engine";
 import { invalidField } from "@signalbox/protocol";
 import { Type } from "typebox";
 
@@ -14,34 +14,10 @@ export const urlSafeName = (options: { minLength?: number; maxLength?: number } 
     pattern: "^[a-zA-Z0-9~_.!*'()-]+$",
   });
 
-/**
- * The spec's operators, plus those the reference's SDKs also evaluate: REGEX, SEMVER_GTE
- * and SEMVER_LTE, which the reference accepts too, and IN_CIDR, which it refuses.
- */
-const CONSTRAINT_OPERATORS = [
-  "IN",
-  "NOT_IN",
-  "STR_ENDS_WITH",
-  "STR_STARTS_WITH",
-  "STR_CONTAINS",
-  "NUM_EQ",
-  "NUM_GT",
-  "NUM_GTE",
-  "NUM_LT",
-  "NUM_LTE",
-  "DATE_AFTER",
-  "DATE_BEFORE",
-  "SEMVER_EQ",
-  "SEMVER_GT",
-  "SEMVER_GTE",
-  "SEMVER_LT",
-  "SEMVER_LTE",
-  "IN_CIDR",
-  "REGEX",
-] as const;
-
 // Unknown keys are dropped rather than stored (the reference refuses them). A constraint
-// always carries a `values` list, as the reference stores it and legacy SDKs expect.
+// always carries a `values` list, as the reference stores it and legacy SDKs expect. The
+// operators are the engine's: the spec's, plus REGEX, SEMVER_GTE and SEMVER_LTE, which the
+// reference accepts too, and IN_CIDR, which it refuses.
 export const Constraint = Type.Object(
   {
     contextName: Type.String({ minLength: 1 }),

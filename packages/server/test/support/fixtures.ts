@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { system } from "../../src/access/actor.js";
 import type { ConstraintRow } from "../../src/db/schema.js";
 import type { Reply, TestServer } from "./server.js";
 
@@ -20,12 +21,12 @@ export interface FlagSeed {
 }
 
 /**
- * Writes a flag straight to the tables, with an event as every write has: these tests are
- * about what other domains do with flags, not about the features API.
+ * Writes a flag straight to the tables, then records its creation as every write does:
+ * these tests are about what other domains do with flags, not about the features API.
  */
 export async function seedFlag(server: TestServer, flag: FlagSeed): Promise<void> {
   const project = flag.project ?? "default";
-  await server.services.events.transaction(async ({ db, record }) => {
+  await server.db.transaction().execute(async (db) => {
     await db
       .insertInto("features")
       .values({
@@ -56,8 +57,11 @@ export async function seedFlag(server: TestServer, flag: FlagSeed): Promise<void
         })
         .execute();
     }
-    record({ type: "feature-created", createdBy: "test", project, featureName: flag.name });
   });
+  const view = await server.services.flags.get(system("test"), project, flag.name);
+  await server.services.events.change(system("test"), async (change) =>
+    change.record({ type: "feature-created", project, featureName: flag.name, data: view }),
+  );
 }
 
 export async function removeStrategy(server: TestServer, id: string): Promise<void> {

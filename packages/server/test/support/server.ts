@@ -1,3 +1,4 @@
+import { system } from "../../src/access/actor.js";
 import { buildApp } from "../../src/app.js";
 import { defaultConfig } from "../../src/config.js";
 import type { Db } from "../../src/db/connection.js";
@@ -40,11 +41,13 @@ export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<Te
   const violations: string[] = [];
   const { app, services, routes } = await buildApp(defaultConfig({ logLevel: "silent" }), connection.db, {
     plugins: [responseCheck(violations)],
+    pool: connection.pool,
   });
   await services.events.start();
-  await services.tokens.ensure([ADMIN_TOKEN], "admin", "test");
-  await services.tokens.ensure([CLIENT_TOKEN], "client", "test");
-  await services.tokens.ensure([FRONTEND_TOKEN], "frontend", "test");
+  services.events.outbox.start(app.log);
+  await services.tokens.ensure(system("test"), "admin", [ADMIN_TOKEN]);
+  await services.tokens.ensure(system("test"), "client", [CLIENT_TOKEN]);
+  await services.tokens.ensure(system("test"), "frontend", [FRONTEND_TOKEN]);
   const url = await app.listen({ port: 0, host: "127.0.0.1" });
   return {
     url,
@@ -70,6 +73,7 @@ export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<Te
     },
     violations,
     async close() {
+      await services.events.outbox.stop();
       await services.events.stop();
       await app.close();
       await connection.close();

@@ -1,18 +1,18 @@
-import { invalidField, notFound } from "@signalbox/protocol";
-import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import {
+  ClientFeaturesDeltaSchema,
+  ClientFeaturesSchema,
+  FeatureSchema,
+  invalidField,
+  notFound,
+} from "@signalbox/protocol";
 import { tokenCaller } from "../../http/auth.js";
-import { type ScopeQuery, scopeFor } from "./scope.js";
+import { FeatureName, NotModified, ScopeQuery } from "./schemas.js";
+import { scopeFor } from "./scope.js";
 import type { ClientFeaturesService } from "./service.js";
 
-const Query = Type.Object({
-  project: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
-  namePrefix: Type.Optional(Type.String()),
-  tag: Type.Optional(
-    Type.Union([Type.String({ pattern: "^\\w+:.+$" }), Type.Array(Type.String({ pattern: "^\\w+:.+$" }))]),
-  ),
-  environment: Type.Optional(Type.String()),
-});
+const tags = ["Client"];
+const config = { auth: "client" as const };
 
 /** The first client specification whose SDKs resolve segments themselves, as the spec says. */
 const SEGMENTS_SINCE = [4, 2, 2];
@@ -48,26 +48,57 @@ const revisionOf = (header: string | undefined) => {
   return match ? Number(match[1]) : undefined;
 };
 
-export function clientApiRoutes(app: App, features: ClientFeaturesService): void {
-  const config = { auth: "client" as const };
-
-  app.get("/api/client/features", { config, schema: { querystring: Query } }, async (request, reply) => {
-    const scope = scopeFor(tokenCaller(request), request.query as ScopeQuery);
-    const document = await features.document(scope, inlineSegments(request.headers["unleash-client-spec"]));
-    reply.header("etag", document.etag).header("cache-control", "no-cache").header("vary", "accept-encoding");
-    if (request.headers["if-none-match"] === document.etag) return reply.status(304).send();
-    reply.type("application/json; charset=utf-8");
-    if (document.body.length >= GZIP_THRESHOLD && acceptsGzip(request.headers["accept-encoding"])) {
-      return reply.header("content-encoding", "gzip").send(await document.gzipped());
-    }
-    return reply.send(document.body);
-  });
+/** What server-side SDKs poll, under `/api/client`. */
+export const clientApiRoutes: FastifyPluginAsyncTypebox<{ features: ClientFeaturesService }> = async (
+  app,
+  { features },
+) => {
+  app.get(
+    "/features",
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Every flag the token may see, with segments, as SDKs poll it",
+        description: "Encoded once per change and query; answers 304 to the ETag of the same document.",
+        querystring: ScopeQuery,
+        response: { 200: ClientFeaturesSchema, 304: NotModified },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeFor(tokenCaller(request), request.query);
+      const document = await features.document(scope, inlineSegments(request.headers["unleash-client-spec"]));
+      reply
+        .header("etag", document.etag)
+        .header("cache-control", "no-cache")
+        .header("vary", "accept-encoding");
+      if (request.headers["if-none-match"] === document.etag) {
+        reply.status(304);
+        return;
+      }
+      reply.type("application/json; charset=utf-8");
+      // The document's bytes, encoded once for every SDK that asks (the schema says what they hold).
+      if (document.body.length >= GZIP_THRESHOLD && acceptsGzip(request.headers["accept-encoding"])) {
+        return reply.header("content-encoding", "gzip").send((await document.gzipped()) as never);
+      }
+      return reply.send(document.body as never);
+    },
+  );
 
   app.get(
-    "/api/client/features/:featureName",
-    { config, schema: { params: Type.Object({ featureName: Type.String() }), querystring: Query } },
+    "/features/:featureName",
+    {
+      config,
+      schema: {
+        tags,
+        summary: "One flag, as in the listing",
+        params: FeatureName,
+        querystring: ScopeQuery,
+        response: { 200: FeatureSchema },
+      },
+    },
     async (request) => {
-      const scope = scopeFor(tokenCaller(request), request.query as ScopeQuery);
+      const scope = scopeFor(tokenCaller(request), request.query);
       const inline = inlineSegments(request.headers["unleash-client-spec"]);
       const feature = await features.feature(scope, request.params.featureName, inline);
       if (!feature) throw notFound(`Could not find feature flag ${request.params.featureName}`);
@@ -75,11 +106,26 @@ export function clientApiRoutes(app: App, features: ClientFeaturesService): void
     },
   );
 
-  app.get("/api/client/delta", { config, schema: { querystring: Query } }, async (request, reply) => {
-    const scope = scopeFor(tokenCaller(request), request.query as ScopeQuery);
-    const since = revisionOf(request.headers["if-none-match"]);
-    const delta = await features.delta(scope, since);
-    if (!delta) return reply.status(304).header("etag", `"${since}"`).send();
-    return reply.header("etag", `"${delta.revision}"`).send({ events: delta.events });
-  });
-}
+  app.get(
+    "/delta",
+    {
+      config,
+      schema: {
+        tags,
+        summary: "What changed since the revision in If-None-Match, or everything",
+        querystring: ScopeQuery,
+        response: { 200: ClientFeaturesDeltaSchema, 304: NotModified },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeFor(tokenCaller(request), request.query);
+      const since = revisionOf(request.headers["if-none-match"]);
+      const delta = await features.delta(scope, since);
+      if (!delta) {
+        reply.status(304).header("etag", `"${since}"`);
+        return;
+      }
+      return reply.header("etag", `"${delta.revision}"`).send({ events: delta.events });
+    },
+  );
+};

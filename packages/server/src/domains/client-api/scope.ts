@@ -1,4 +1,5 @@
-import type { Principal } from "../tokens/service.js";
+import type { TokenActor } from "../../access/actor.js";
+import type { ScopeQuery } from "./schemas.js";
 
 /** Which flags one SDK request may see: its token decides, query parameters only narrow. */
 export interface Scope {
@@ -10,23 +11,16 @@ export interface Scope {
   tags: string[];
 }
 
-export interface ScopeQuery {
-  project?: string | string[];
-  namePrefix?: string;
-  tag?: string | string[];
-  environment?: string;
-}
-
 const many = (value: string | string[] | undefined) => (value === undefined ? [] : [value].flat());
 
 // The reference resolves a request without any environment to `default`.
 const FALLBACK_ENVIRONMENT = "default";
 
-export function scopeFor(principal: Principal, query: ScopeQuery): Scope {
+export function scopeFor(token: TokenActor, query: ScopeQuery): Scope {
   const environment =
-    principal.environment !== "*" ? principal.environment : (query.environment ?? FALLBACK_ENVIRONMENT);
+    token.environment !== "*" ? token.environment : (query.environment ?? FALLBACK_ENVIRONMENT);
   const asked = many(query.project);
-  let projects = principal.projects;
+  let projects = token.projects;
   if (projects.includes("*")) projects = asked.length > 0 ? asked : ["*"];
   else if (asked.length > 0) projects = projects.filter((project) => asked.includes(project));
   return { environment, projects, namePrefix: query.namePrefix || undefined, tags: many(query.tag) };

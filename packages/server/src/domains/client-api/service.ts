@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import type { DeltaEvent, FeatureDefinition, SegmentDefinition } from "@signalbox/engine";
+import type { DeltaEvent, FeatureDefinition, SegmentDefinition } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
+import type { Telemetry } from "../../telemetry.js";
 import type { EventService } from "../events/service.js";
 import { inScope, type Scope, scopeKey } from "./scope.js";
 import { type EnvironmentContent, readEnvironment, type SdkFeature } from "./store.js";
+
+export type { EnvironmentContent };
 
 export interface Document {
   /** Encoded once: a large listing is not turned into bytes again for every SDK. */
@@ -106,6 +109,7 @@ export class ClientFeaturesService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
+    private readonly telemetry?: Telemetry,
   ) {}
 
   /** The environment's content as of the latest revision this instance knows. */
@@ -119,6 +123,7 @@ export class ClientFeaturesService {
     let document = state.documents.get(key);
     if (!document) {
       document = documentOf(Buffer.from(JSON.stringify(this.listing(state.content, scope, inline))));
+      this.telemetry?.documentBytes.set({ environment: scope.environment }, document.body.length);
       if (state.documents.size >= DOCUMENT_LIMIT) {
         state.documents.delete(state.documents.keys().next().value!);
       }
@@ -222,6 +227,7 @@ export class ClientFeaturesService {
   private async load(environment: string, revision: number): Promise<EnvironmentState> {
     const previous = this.environments.get(environment);
     if (previous && previous.revision >= revision) return previous;
+    const stopTimer = this.telemetry?.documentRebuild.startTimer();
     const content = await readEnvironment(this.db, environment);
     const history = previous?.history ?? [];
     let firstRevision = previous?.firstRevision ?? revision;
@@ -235,6 +241,7 @@ export class ClientFeaturesService {
     }
     const state: EnvironmentState = { revision, content, documents: new Map(), history, firstRevision };
     this.environments.set(environment, state);
+    stopTimer?.();
     return state;
   }
 }

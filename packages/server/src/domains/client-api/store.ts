@@ -1,4 +1,4 @@
-import type { FeatureDefinition, SegmentDefinition, StrategyDefinition } from "@signalbox/engine";
+import type { FeatureDefinition, SegmentDefinition, StrategyDefinition } from "@signalbox/protocol";
 import type { Db } from "../../db/connection.js";
 
 /** A flag as SDKs see it in one environment, with what the listing filters on. */

@@ -1,80 +1,143 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
-import { urlSafeName } from "../../shared/schemas.js";
+import {
+  ContextField,
+  ContextFieldName,
+  ContextFieldNameCheck,
+  ContextFieldUpdate,
+  LegalValue,
+  LegalValuePath,
+  NewContextField,
+} from "./schemas.js";
 import type { ContextFieldService } from "./service.js";
 
-const LegalValue = Type.Object({
-  value: Type.String({ minLength: 1, maxLength: 100 }),
-  description: Type.Optional(Type.String()),
-});
+const tags = ["Context"];
 
-const Changes = {
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  stickiness: Type.Optional(Type.Boolean()),
-  sortOrder: Type.Optional(Type.Integer()),
-  legalValues: Type.Optional(Type.Array(LegalValue)),
-};
+/** The fields of the evaluation context strategies may constrain on, under /api/admin/context. */
+export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFieldService }> = async (
+  app,
+  { fields },
+) => {
+  app.get(
+    "",
+    {
+      schema: { tags, summary: "List the context fields", response: { 200: Type.Array(ContextField) } },
+      config: { permission: "NONE" },
+    },
+    (request) => fields.list(request.actor),
+  );
 
-const Name = Type.Object({ name: Type.String() });
-
-export function contextFieldRoutes(app: App, fields: ContextFieldService): void {
-  app.get("/api/admin/context", () => fields.list());
-
-  app.get("/api/admin/context/:name", { schema: { params: Name } }, (request) =>
-    fields.get(request.params.name),
+  app.get(
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Get a context field",
+        params: ContextFieldName,
+        response: { 200: ContextField },
+      },
+      config: { permission: "NONE" },
+    },
+    (request) => fields.get(request.actor, request.params.name),
   );
 
   app.post(
-    "/api/admin/context",
-    { schema: { body: Type.Object({ name: urlSafeName(), ...Changes }) } },
+    "",
+    {
+      schema: {
+        tags,
+        summary: "Create a context field",
+        body: NewContextField,
+        response: { 201: ContextField },
+      },
+      config: { permission: "CREATE_CONTEXT_FIELD" },
+    },
     async (request, reply) => {
-      const created = await fields.create(request.body, request.actor.name);
+      const created = await fields.create(request.actor, request.body);
       return reply.status(201).header("location", `context/${created.name}`).send(created);
     },
   );
 
-  // The reference's clients send the whole field back, name included; the path names it.
   app.put(
-    "/api/admin/context/:name",
-    { schema: { params: Name, body: Type.Object({ name: Type.Optional(Type.String()), ...Changes }) } },
-    async (request, reply) => {
-      await fields.update(request.params.name, request.body, request.actor.name);
-      return reply.status(200).send();
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Change a context field",
+        params: ContextFieldName,
+        body: ContextFieldUpdate,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "UPDATE_CONTEXT_FIELD" },
+    },
+    async (request) => {
+      await fields.update(request.actor, request.params.name, request.body);
     },
   );
 
-  app.delete("/api/admin/context/:name", { schema: { params: Name } }, async (request, reply) => {
-    await fields.remove(request.params.name, request.actor.name);
-    return reply.status(200).send();
-  });
+  app.delete(
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Delete a context field no constraint uses",
+        params: ContextFieldName,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "DELETE_CONTEXT_FIELD" },
+    },
+    async (request) => {
+      await fields.remove(request.actor, request.params.name);
+    },
+  );
 
   app.post(
-    "/api/admin/context/validate",
-    { schema: { body: Type.Object({ name: urlSafeName() }) } },
-    async (request, reply) => {
-      await fields.validateName(request.body.name);
-      return reply.status(200).send();
+    "/validate",
+    {
+      schema: {
+        tags,
+        summary: "Check that a new context field could take a name",
+        body: ContextFieldNameCheck,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "UPDATE_CONTEXT_FIELD" },
+    },
+    async (request) => {
+      await fields.validateName(request.actor, request.body.name);
     },
   );
 
   for (const method of ["POST", "PUT"] as const) {
     app.route({
       method,
-      url: "/api/admin/context/:name/legal-values",
-      schema: { params: Name, body: LegalValue },
-      handler: async (request, reply) => {
-        await fields.upsertLegalValue(request.params.name, request.body, request.actor.name);
-        return reply.status(200).send();
+      url: "/:name/legal-values",
+      schema: {
+        tags,
+        summary: "Add a legal value, or replace the one with the same value",
+        params: ContextFieldName,
+        body: LegalValue,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "UPDATE_CONTEXT_FIELD" },
+      handler: async (request) => {
+        await fields.upsertLegalValue(request.actor, request.params.name, request.body);
       },
     });
   }
 
   app.delete(
-    "/api/admin/context/:name/legal-values/:value",
-    { schema: { params: Type.Object({ name: Type.String(), value: Type.String() }) } },
-    async (request, reply) => {
-      await fields.removeLegalValue(request.params.name, request.params.value, request.actor.name);
-      return reply.status(200).send();
+    "/:name/legal-values/:value",
+    {
+      schema: {
+        tags,
+        summary: "Remove one legal value",
+        params: LegalValuePath,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "UPDATE_CONTEXT_FIELD" },
+    },
+    async (request) => {
+      await fields.removeLegalValue(request.actor, request.params.name, request.params.value);
     },
   );
-}
+};

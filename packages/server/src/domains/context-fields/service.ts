@@ -1,32 +1,12 @@
 import { conflict, invalidField, nameExists, notFound } from "@signalbox/protocol";
 import type { Updateable } from "kysely";
+import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import type { ContextFieldTable } from "../../db/schema.js";
+import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
+import type { ContextFieldChanges, ContextFieldView, LegalValue, NewContextField } from "./schemas.js";
 import { type ContextFieldRow, contextFieldStore } from "./store.js";
-
-export interface LegalValue {
-  value: string;
-  description?: string;
-}
-
-export interface ContextFieldView {
-  name: string;
-  description: string | null;
-  stickiness: boolean;
-  sortOrder: number;
-  legalValues: LegalValue[];
-  createdAt: string;
-  usedInFeatures: number;
-  usedInProjects: number;
-}
-
-export interface ContextFieldChanges {
-  description?: string | null;
-  stickiness?: boolean;
-  sortOrder?: number;
-  legalValues?: LegalValue[];
-}
 
 const view = (row: ContextFieldRow): ContextFieldView => ({
   name: row.name,
@@ -37,6 +17,19 @@ const view = (row: ContextFieldRow): ContextFieldView => ({
   createdAt: row.created_at.toISOString(),
   usedInFeatures: row.used_in_features,
   usedInProjects: row.used_in_projects,
+});
+
+const fields = resource({
+  read: async (db: Db, name: string) => {
+    const row = await contextFieldStore.byName(db, name);
+    return row && view(row);
+  },
+  missing: (name) => notFound(`Could not find context field ${name}`),
+  events: {
+    created: "context-field-created",
+    updated: "context-field-updated",
+    deleted: "context-field-deleted",
+  },
 });
 
 /** The columns a change touches; what it leaves out stays as it is. */
@@ -63,94 +56,77 @@ export class ContextFieldService {
     private readonly events: EventService,
   ) {}
 
-  async list(): Promise<ContextFieldView[]> {
+  async list(_actor: Actor): Promise<ContextFieldView[]> {
     return (await contextFieldStore.list(this.db)).map(view);
   }
 
-  async get(name: string): Promise<ContextFieldView> {
-    return view(await this.require(this.db, name));
+  get(_actor: Actor, name: string): Promise<ContextFieldView> {
+    return fields.require(this.db, name);
   }
 
-  create(input: ContextFieldChanges & { name: string }, createdBy: string): Promise<ContextFieldView> {
+  create(actor: Actor, input: NewContextField): Promise<ContextFieldView> {
     const values = columns(input);
-    return this.events.transaction(async (tx) => {
-      if (!(await contextFieldStore.insert(tx.db, { ...values, name: input.name }))) {
-        throw nameExists(`A context field named ${input.name} already exists`);
-      }
-      const created = view(await this.require(tx.db, input.name));
-      tx.record({ type: "context-field-created", createdBy, data: created });
-      return created;
-    });
+    return this.events.change(actor, (change) =>
+      fields.create(change, async () => {
+        if (!(await contextFieldStore.insert(change.db, { ...values, name: input.name }))) {
+          throw nameExists(`A context field named ${input.name} already exists`);
+        }
+        return input.name;
+      }),
+    );
   }
 
-  update(name: string, changes: ContextFieldChanges, updatedBy: string): Promise<void> {
+  update(actor: Actor, name: string, changes: ContextFieldChanges): Promise<void> {
     const values = columns(changes);
-    return this.change(name, () => values, updatedBy);
+    return this.change(actor, name, () => values);
   }
 
   /** Adds a legal value, or replaces the one with the same value (its description, say). */
-  upsertLegalValue(name: string, legal: LegalValue, updatedBy: string): Promise<void> {
-    return this.change(
-      name,
-      (before) => {
-        const others = before.legal_values.filter((existing) => existing.value !== legal.value);
-        return columns({ legalValues: [...others, legal] });
-      },
-      updatedBy,
-    );
-  }
-
-  removeLegalValue(name: string, value: string, updatedBy: string): Promise<void> {
-    return this.change(
-      name,
-      (before) => {
-        const remaining = before.legal_values.filter((existing) => existing.value !== value);
-        if (remaining.length === before.legal_values.length) {
-          throw notFound(`Context field ${name} has no legal value ${value}`);
-        }
-        return columns({ legalValues: remaining });
-      },
-      updatedBy,
-    );
-  }
-
-  async remove(name: string, deletedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      const before = view(await this.require(tx.db, name));
-      const flags = await contextFieldStore.flagsUsing(tx.db, name);
-      if (flags.length > 0) {
-        throw conflict(
-          `Context field ${name} is used in constraints of ${flags.join(", ")} and cannot be deleted`,
-        );
-      }
-      await contextFieldStore.remove(tx.db, name);
-      tx.record({ type: "context-field-deleted", createdBy: deletedBy, preData: before });
+  upsertLegalValue(actor: Actor, name: string, legal: LegalValue): Promise<void> {
+    return this.change(actor, name, (before) => {
+      const others = before.legalValues.filter((existing) => existing.value !== legal.value);
+      return columns({ legalValues: [...others, legal] });
     });
   }
 
+  removeLegalValue(actor: Actor, name: string, value: string): Promise<void> {
+    return this.change(actor, name, (before) => {
+      const remaining = before.legalValues.filter((existing) => existing.value !== value);
+      if (remaining.length === before.legalValues.length) {
+        throw notFound(`Context field ${name} has no legal value ${value}`);
+      }
+      return columns({ legalValues: remaining });
+    });
+  }
+
+  async remove(actor: Actor, name: string): Promise<void> {
+    await this.events.change(actor, (change) =>
+      fields.remove(change, name, async () => {
+        const flags = await contextFieldStore.flagsUsing(change.db, name);
+        if (flags.length > 0) {
+          throw conflict(
+            `Context field ${name} is used in constraints of ${flags.join(", ")} and cannot be deleted`,
+          );
+        }
+        await contextFieldStore.remove(change.db, name);
+      }),
+    );
+  }
+
   /** Answers whether a new field could take the name. */
-  async validateName(name: string): Promise<void> {
+  async validateName(_actor: Actor, name: string): Promise<void> {
     if (await contextFieldStore.byName(this.db, name)) {
       throw nameExists(`A context field named ${name} already exists`);
     }
   }
 
   private async change(
+    actor: Actor,
     name: string,
-    changesFrom: (before: ContextFieldRow) => Updateable<ContextFieldTable>,
-    updatedBy: string,
+    changesFrom: (before: ContextFieldView) => Updateable<ContextFieldTable>,
   ): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      const before = await this.require(tx.db, name);
-      await contextFieldStore.update(tx.db, name, changesFrom(before));
-      const after = view(await this.require(tx.db, name));
-      tx.record({ type: "context-field-updated", createdBy: updatedBy, data: after, preData: view(before) });
-    });
-  }
-
-  private async require(db: Db, name: string): Promise<ContextFieldRow> {
-    const row = await contextFieldStore.byName(db, name);
-    if (!row) throw notFound(`Could not find context field ${name}`);
-    return row;
+    await this.events.change(actor, (change) =>
+      fields.update(change, name, (before) => contextFieldStore.update(change.db, name, changesFrom(before))),
+    );
   }
 }

@@ -40,7 +40,9 @@ export const contextFieldStore = {
     await db.updateTable("context_fields").set(changes).where("name", "=", name).execute();
   },
 
-  remove: (db: Db, name: string) => db.deleteFrom("context_fields").where("name", "=", name).execute(),
+  async remove(db: Db, name: string): Promise<void> {
+    await db.deleteFrom("context_fields").where("name", "=", name).execute();
+  },
 
   /** The flags with a strategy constraint on the field. */
   flagsUsing: async (db: Db, name: string): Promise<string[]> =>

@@ -1,48 +1,90 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
-import { urlSafeName } from "../../shared/schemas.js";
+import {
+  Environment,
+  EnvironmentList,
+  EnvironmentName,
+  EnvironmentUpdate,
+  NewEnvironment,
+  SortOrder,
+} from "./schemas.js";
 import type { EnvironmentService } from "./service.js";
 
-const EnvironmentType = Type.String({ minLength: 1, maxLength: 100 });
+const tags = ["Environments"];
 
-const NewEnvironment = Type.Object({
-  name: urlSafeName(),
-  type: EnvironmentType,
-  enabled: Type.Optional(Type.Boolean()),
-  sortOrder: Type.Optional(Type.Integer()),
-});
-
-const UpdateEnvironment = Type.Object({ type: EnvironmentType, sortOrder: Type.Optional(Type.Integer()) });
-
-const Name = Type.Object({ name: Type.String() });
-
-export function environmentRoutes(app: App, environments: EnvironmentService): void {
-  app.get("/api/admin/environments", async () => ({
-    version: 1,
-    environments: await environments.list(),
-  }));
-
-  app.get("/api/admin/environments/:name", { schema: { params: Name } }, (request) =>
-    environments.get(request.params.name),
+/** The instance's environments, under /api/admin/environments. */
+export const environmentRoutes: FastifyPluginAsyncTypebox<{ environments: EnvironmentService }> = async (
+  app,
+  { environments },
+) => {
+  app.get(
+    "",
+    {
+      schema: { tags, summary: "List the environments", response: { 200: EnvironmentList } },
+      config: { permission: "NONE" },
+    },
+    async (request) => ({ version: 1 as const, environments: await environments.list(request.actor) }),
   );
 
-  app.post("/api/admin/environments", { schema: { body: NewEnvironment } }, async (request, reply) => {
-    const created = await environments.create(request.body, request.actor.name);
-    return reply.status(201).header("location", `environments/${created.name}`).send(created);
-  });
-
-  app.put(
-    "/api/admin/environments/update/:name",
-    { schema: { params: Name, body: UpdateEnvironment } },
-    (request) => environments.update(request.params.name, request.body, request.actor.name),
+  app.get(
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Get an environment",
+        params: EnvironmentName,
+        response: { 200: Environment },
+      },
+      config: { permission: "NONE" },
+    },
+    (request) => environments.get(request.actor, request.params.name),
   );
 
-  app.put(
-    "/api/admin/environments/sort-order",
-    { schema: { body: Type.Record(Type.String(), Type.Integer()) } },
+  app.post(
+    "",
+    {
+      schema: {
+        tags,
+        summary: "Create an environment",
+        body: NewEnvironment,
+        response: { 201: Environment },
+      },
+      config: { permission: "ADMIN" },
+    },
     async (request, reply) => {
-      await environments.setSortOrder(request.body, request.actor.name);
-      return reply.status(200).send();
+      const created = await environments.create(request.actor, request.body);
+      return reply.status(201).header("location", `environments/${created.name}`).send(created);
+    },
+  );
+
+  app.put(
+    "/update/:name",
+    {
+      schema: {
+        tags,
+        summary: "Change an environment's type and position",
+        params: EnvironmentName,
+        body: EnvironmentUpdate,
+        response: { 200: Environment },
+      },
+      config: { permission: "ADMIN" },
+    },
+    (request) => environments.update(request.actor, request.params.name, request.body),
+  );
+
+  app.put(
+    "/sort-order",
+    {
+      schema: {
+        tags,
+        summary: "Reorder environments",
+        body: SortOrder,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "ADMIN" },
+    },
+    async (request) => {
+      await environments.setSortOrder(request.actor, request.body);
     },
   );
 
@@ -51,17 +93,36 @@ export function environmentRoutes(app: App, environments: EnvironmentService): v
     ["off", false],
   ] as const) {
     app.post(
-      `/api/admin/environments/:name/${path}`,
-      { schema: { params: Name } },
+      `/:name/${path}`,
+      {
+        schema: {
+          tags,
+          summary: `Switch an environment ${path}`,
+          params: EnvironmentName,
+          response: { 204: Type.Null() },
+        },
+        config: { permission: "ADMIN" },
+      },
       async (request, reply) => {
-        await environments.setEnabled(request.params.name, enabled, request.actor.name);
-        return reply.status(204).send();
+        await environments.setEnabled(request.actor, request.params.name, enabled);
+        reply.status(204);
       },
     );
   }
 
-  app.delete("/api/admin/environments/:name", { schema: { params: Name } }, async (request, reply) => {
-    await environments.remove(request.params.name, request.actor.name);
-    return reply.status(200).send();
-  });
-}
+  app.delete(
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Delete an environment",
+        params: EnvironmentName,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "ADMIN" },
+    },
+    async (request) => {
+      await environments.remove(request.actor, request.params.name);
+    },
+  );
+};

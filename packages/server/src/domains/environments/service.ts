@@ -1,25 +1,10 @@
 import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
-import type { Updateable } from "kysely";
+import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
-import type { EnvironmentTable } from "../../db/schema.js";
-import type { EventService, Tx } from "../events/service.js";
+import { resource } from "../events/resource.js";
+import type { EventService } from "../events/service.js";
+import type { EnvironmentUpdate, EnvironmentView, NewEnvironment, SortOrder } from "./schemas.js";
 import { type EnvironmentRow, environmentStore } from "./store.js";
-
-export interface EnvironmentView {
-  name: string;
-  type: string;
-  enabled: boolean;
-  sortOrder: number;
-  protected: boolean;
-  projectCount: number;
-}
-
-export interface NewEnvironment {
-  name: string;
-  type: string;
-  enabled?: boolean;
-  sortOrder?: number;
-}
 
 // The reference's default position: after every environment given an explicit order.
 const DEFAULT_SORT_ORDER = 9999;
@@ -33,66 +18,79 @@ const view = (row: EnvironmentRow): EnvironmentView => ({
   projectCount: row.project_count,
 });
 
+const environments = resource({
+  read: async (db: Db, name: string) => {
+    const row = await environmentStore.byName(db, name);
+    return row && view(row);
+  },
+  missing: (name) => notFound(`Could not find environment ${name}`),
+  subject: (environment) => ({ environment: environment.name }),
+  events: { created: "environment-created", updated: "environment-updated", deleted: "environment-deleted" },
+});
+
 export class EnvironmentService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
   ) {}
 
-  async list(): Promise<EnvironmentView[]> {
+  async list(_actor: Actor): Promise<EnvironmentView[]> {
     return (await environmentStore.list(this.db)).map(view);
   }
 
-  async get(name: string): Promise<EnvironmentView> {
-    return view(await this.require(this.db, name));
+  get(_actor: Actor, name: string): Promise<EnvironmentView> {
+    return environments.require(this.db, name);
   }
 
-  create(input: NewEnvironment, createdBy: string): Promise<EnvironmentView> {
-    return this.events.transaction(async (tx) => {
-      const inserted = await environmentStore.insert(tx.db, {
-        name: input.name,
-        type: input.type,
-        enabled: input.enabled ?? true,
-        sort_order: input.sortOrder ?? DEFAULT_SORT_ORDER,
-      });
-      if (!inserted) throw nameExists(`Environment ${input.name} already exists`);
-      const created = view(await this.require(tx.db, input.name));
-      tx.record({ type: "environment-created", createdBy, environment: created.name, data: created });
-      return created;
-    });
-  }
-
-  update(name: string, input: { type: string; sortOrder?: number }, updatedBy: string) {
-    return this.events.transaction((tx) =>
-      this.change(tx, name, { type: input.type, sort_order: input.sortOrder }, updatedBy),
+  create(actor: Actor, input: NewEnvironment): Promise<EnvironmentView> {
+    return this.events.change(actor, (change) =>
+      environments.create(change, async () => {
+        const inserted = await environmentStore.insert(change.db, {
+          name: input.name,
+          type: input.type,
+          enabled: input.enabled ?? true,
+          sort_order: input.sortOrder ?? DEFAULT_SORT_ORDER,
+        });
+        if (!inserted) throw nameExists(`Environment ${input.name} already exists`);
+        return input.name;
+      }),
     );
   }
 
-  async setEnabled(name: string, enabled: boolean, updatedBy: string): Promise<void> {
-    await this.events.transaction((tx) => this.change(tx, name, { enabled }, updatedBy));
+  update(actor: Actor, name: string, input: EnvironmentUpdate): Promise<EnvironmentView> {
+    return this.events.change(actor, (change) =>
+      environments.update(change, name, () =>
+        environmentStore.update(change.db, name, { type: input.type, sort_order: input.sortOrder }),
+      ),
+    );
   }
 
-  async setSortOrder(orders: Record<string, number>, updatedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
+  async setEnabled(actor: Actor, name: string, enabled: boolean): Promise<void> {
+    await this.events.change(actor, (change) =>
+      environments.update(change, name, () => environmentStore.update(change.db, name, { enabled })),
+    );
+  }
+
+  async setSortOrder(actor: Actor, orders: SortOrder): Promise<void> {
+    await this.events.change(actor, async (change) => {
       const names = Object.keys(orders);
-      const [unknown] = await this.missing(tx.db, names);
+      const [unknown] = await this.missing(change.db, names);
       if (unknown) throw invalidField(unknown, `Environment ${unknown} does not exist`);
-      for (const name of names) await this.change(tx, name, { sort_order: orders[name] }, updatedBy);
+      for (const name of names) {
+        await environments.update(change, name, () =>
+          environmentStore.update(change.db, name, { sort_order: orders[name] }),
+        );
+      }
     });
   }
 
-  async remove(name: string, deletedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      const before = await this.require(tx.db, name);
-      if (before.protected) throw validationError(`Environment ${name} is protected and cannot be deleted`);
-      await environmentStore.remove(tx.db, name);
-      tx.record({
-        type: "environment-deleted",
-        createdBy: deletedBy,
-        environment: name,
-        preData: view(before),
-      });
-    });
+  async remove(actor: Actor, name: string): Promise<void> {
+    await this.events.change(actor, (change) =>
+      environments.remove(change, name, async (before) => {
+        if (before.protected) throw validationError(`Environment ${name} is protected and cannot be deleted`);
+        await environmentStore.remove(change.db, name);
+      }),
+    );
   }
 
   /** The names among `names` that are not environments. */
@@ -104,30 +102,5 @@ export class EnvironmentService {
   /** The environments a new project gets when it names none. */
   enabledNames(db: Db): Promise<string[]> {
     return environmentStore.enabledNames(db);
-  }
-
-  private async change(
-    tx: Tx,
-    name: string,
-    changes: Updateable<EnvironmentTable>,
-    updatedBy: string,
-  ): Promise<EnvironmentView> {
-    const before = await this.require(tx.db, name);
-    await environmentStore.update(tx.db, name, changes);
-    const after = view(await this.require(tx.db, name));
-    tx.record({
-      type: "environment-updated",
-      createdBy: updatedBy,
-      environment: name,
-      data: after,
-      preData: view(before),
-    });
-    return after;
-  }
-
-  private async require(db: Db, name: string): Promise<EnvironmentRow> {
-    const row = await environmentStore.byName(db, name);
-    if (!row) throw notFound(`Could not find environment ${name}`);
-    return row;
   }
 }

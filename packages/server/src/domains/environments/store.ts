@@ -34,10 +34,13 @@ export const environmentStore = {
       .returning("name")
       .executeTakeFirst()) !== undefined,
 
-  update: (db: Db, name: string, changes: Updateable<EnvironmentTable>) =>
-    db.updateTable("environments").set(changes).where("name", "=", name).execute(),
+  async update(db: Db, name: string, changes: Updateable<EnvironmentTable>): Promise<void> {
+    await db.updateTable("environments").set(changes).where("name", "=", name).execute();
+  },
 
-  remove: (db: Db, name: string) => db.deleteFrom("environments").where("name", "=", name).execute(),
+  async remove(db: Db, name: string): Promise<void> {
+    await db.deleteFrom("environments").where("name", "=", name).execute();
+  },
 
   existing: async (db: Db, names: string[]): Promise<string[]> =>
     names.length === 0

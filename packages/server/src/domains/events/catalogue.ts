@@ -1,11 +1,12 @@
-import type { ContextFieldView } from "../context-fields/service.js";
-import type { EnvironmentView } from "../environments/service.js";
-import type { FeatureView, StrategyView } from "../features/view.js";
+import type { ContextFieldView } from "../context-fields/schemas.js";
+import type { EnvironmentView } from "../environments/schemas.js";
+import type { FeatureView } from "../features/flags/schemas.js";
+import type { StrategyView } from "../features/strategies/schemas.js";
 import type { ProjectSettings } from "../projects/service.js";
-import type { SegmentView } from "../segments/service.js";
-import type { StrategyDefinitionView } from "../strategy-definitions/service.js";
-import type { TagTypeView } from "../tag-types/service.js";
-import type { TokenView } from "../tokens/service.js";
+import type { SegmentView } from "../segments/schemas.js";
+import type { StrategyDefinitionView } from "../strategy-definitions/schemas.js";
+import type { TagTypeView } from "../tag-types/schemas.js";
+import type { TokenView } from "../tokens/schemas.js";
 
 /** Every event type the spec names, as a filter and as the `type` of a stored event. */
 export const EVENT_TYPES = [
@@ -174,7 +175,7 @@ interface Variant {
 export interface EventShapes {
   "application-created": { data: { appName: string; sdkVersion: string | null; clientIp: string } };
   "feature-created": { data: FeatureView };
-  "feature-metadata-updated": { data: FeatureView };
+  "feature-metadata-updated": { data: FeatureView; preData: FeatureView };
   "feature-stale-on": { data: { stale: true } };
   "feature-stale-off": { data: { stale: false } };
   "feature-archived": Record<never, never>;

@@ -1,189 +1,46 @@
-import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { EventListQuery, EventPage, EventSearch } from "./schemas.js";
 import type { EventService } from "./service.js";
 
-/** The event types of the spec, endpoint 16's only values of `type`. */
-const EVENT_TYPES = [
-  "application-created",
-  "feature-created",
-  "feature-deleted",
-  "feature-updated",
-  "feature-metadata-updated",
-  "feature-variants-updated",
-  "feature-environment-variants-updated",
-  "feature-project-change",
-  "feature-archived",
-  "feature-revived",
-  "feature-import",
-  "feature-tagged",
-  "feature-tag-import",
-  "feature-strategy-update",
-  "feature-strategy-add",
-  "feature-strategy-remove",
-  "feature-type-updated",
-  "feature-completed",
-  "feature-uncompleted",
-  "strategy-order-changed",
-  "drop-feature-tags",
-  "feature-untagged",
-  "feature-stale-on",
-  "feature-stale-off",
-  "drop-features",
-  "feature-environment-enabled",
-  "feature-environment-disabled",
-  "strategy-created",
-  "strategy-deleted",
-  "strategy-deprecated",
-  "strategy-reactivated",
-  "strategy-updated",
-  "strategy-import",
-  "drop-strategies",
-  "context-field-created",
-  "context-field-updated",
-  "context-field-deleted",
-  "project-access-added",
-  "project-access-user-roles-updated",
-  "project-access-group-roles-updated",
-  "project-access-user-roles-deleted",
-  "project-access-group-roles-deleted",
-  "project-access-updated",
-  "project-created",
-  "project-updated",
-  "project-deleted",
-  "project-archived",
-  "project-revived",
-  "project-import",
-  "project-user-added",
-  "project-user-removed",
-  "project-user-role-changed",
-  "project-group-role-changed",
-  "project-group-added",
-  "project-group-removed",
-  "role-created",
-  "role-updated",
-  "role-deleted",
-  "drop-projects",
-  "tag-created",
-  "tag-deleted",
-  "tag-import",
-  "drop-tags",
-  "tag-type-created",
-  "tag-type-deleted",
-  "tag-type-updated",
-  "tag-type-import",
-  "drop-tag-types",
-  "addon-config-created",
-  "addon-config-updated",
-  "addon-config-deleted",
-  "db-pool-update",
-  "user-created",
-  "user-updated",
-  "user-deleted",
-  "drop-environments",
-  "environment-import",
-  "environment-created",
-  "environment-updated",
-  "environment-deleted",
-  "segment-created",
-  "segment-updated",
-  "segment-deleted",
-  "group-created",
-  "group-updated",
-  "group-deleted",
-  "group-user-added",
-  "group-user-removed",
-  "setting-created",
-  "setting-updated",
-  "setting-deleted",
-  "client-metrics",
-  "client-register",
-  "pat-created",
-  "pat-deleted",
-  "public-signup-token-created",
-  "public-signup-token-user-added",
-  "public-signup-token-updated",
-  "change-request-created",
-  "change-request-discarded",
-  "change-added",
-  "change-discarded",
-  "change-edited",
-  "change-request-rejected",
-  "change-request-approved",
-  "change-request-approval-added",
-  "change-request-cancelled",
-  "change-request-sent-to-review",
-  "change-request-schedule-suspended",
-  "change-request-applied",
-  "change-request-scheduled",
-  "change-request-scheduled-application-success",
-  "change-request-scheduled-application-failure",
-  "change-request-configuration-updated",
-  "api-token-created",
-  "api-token-updated",
-  "api-token-deleted",
-  "feature-favorited",
-  "feature-unfavorited",
-  "project-favorited",
-  "project-unfavorited",
-  "features-exported",
-  "features-imported",
-  "service-account-created",
-  "service-account-deleted",
-  "service-account-updated",
-  "feature-potentially-stale-on",
-  "feature-dependency-added",
-  "feature-dependency-removed",
-  "feature-dependencies-removed",
-  "banner-created",
-  "banner-updated",
-  "banner-deleted",
-  "project-environment-added",
-  "project-environment-removed",
-  "default-strategy-updated",
-  "segment-import",
-  "signal-endpoint-created",
-  "signal-endpoint-updated",
-  "signal-endpoint-deleted",
-  "signal-endpoint-token-created",
-  "signal-endpoint-token-updated",
-  "signal-endpoint-token-deleted",
-  "actions-created",
-  "actions-updated",
-  "actions-deleted",
-] as const;
-
-const SearchBody = Type.Object({
-  type: Type.Optional(Type.Enum(EVENT_TYPES)),
-  project: Type.Optional(Type.String()),
-  feature: Type.Optional(Type.String()),
-  query: Type.Optional(Type.String()),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-  /** The id of the newest event to list; 0, as no event has it, lists from the newest too. */
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
-});
-
-const ListQuery = Type.Object({
-  type: Type.Optional(Type.String()),
-  project: Type.Optional(Type.String()),
-  feature: Type.Optional(Type.String()),
-  query: Type.Optional(Type.String()),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-});
-
-export function eventRoutes(app: App, events: EventService): void {
+/** The event log's routes, under /api/admin/events. */
+export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = async (app, { events }) => {
   // Endpoint 16, newest first. `offset` is the event id to start listing from, as the spec
   // says (the reference skipped that many rows instead).
-  app.post("/api/admin/events/search", { schema: { body: SearchBody } }, async (request) => {
-    const { limit = 100, offset, ...filters } = request.body;
-    const startAt = offset || undefined;
-    const { events: found, total } = await events.search({ ...filters, limit, offset: 0, startAt });
-    return { version: 1, events: found, totalEvents: total };
-  });
+  app.post(
+    "/search",
+    {
+      schema: {
+        tags: ["Events"],
+        summary: "Search the event log, newest first",
+        body: EventSearch,
+        response: { 200: EventPage },
+      },
+      config: { permission: "NONE" },
+    },
+    async (request) => {
+      const { limit = 100, offset, ...filters } = request.body;
+      const startAt = offset || undefined;
+      const found = await events.search(request.actor, { ...filters, limit, offset: 0, startAt });
+      return { version: 1 as const, events: found.events, totalEvents: found.total };
+    },
+  );
 
-  app.get("/api/admin/events", { schema: { querystring: ListQuery } }, async (request) => {
-    const { limit = 100, offset = 0, ...filters } = request.query;
-    const { events: found, total } = await events.search({ ...filters, limit, offset });
-    return { version: 1, events: found, totalEvents: total };
-  });
-}
+  // "": the list answers at the prefix itself, and not with a trailing slash.
+  app.get(
+    "",
+    {
+      schema: {
+        tags: ["Events"],
+        summary: "List events, newest first",
+        querystring: EventListQuery,
+        response: { 200: EventPage },
+      },
+      config: { permission: "NONE" },
+    },
+    async (request) => {
+      const { limit = 100, offset = 0, ...filters } = request.query;
+      const found = await events.search(request.actor, { ...filters, limit, offset });
+      return { version: 1 as const, events: found.events, totalEvents: found.total };
+    },
+  );
+};

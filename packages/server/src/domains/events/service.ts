@@ -1,23 +1,10 @@
 import { type Actor, actorName, actorUserId } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import type { Subscriber, Unsubscribe } from "../../db/notifications.js";
+import type { Telemetry } from "../../telemetry.js";
 import type { EventInput } from "./catalogue.js";
-import {
-  CHANGES_CHANNEL,
-  CREDENTIALS_SUFFIX,
-  type EventQuery,
-  eventStore,
-  type NewEvent,
-  type StoredEvent,
-} from "./store.js";
-
-/** What a service holds while it writes: the transaction, and a way to record its events. */
-export interface Tx {
-  db: Db;
-  record(event: NewEvent): void;
-  /** Says that the transaction revokes, expires or creates a credential: every instance forgets what it cached. */
-  credentialsChanged(): void;
-}
+import { Outbox } from "./outbox.js";
+import { CHANGES_CHANNEL, CREDENTIALS_SUFFIX, type EventQuery, eventStore, type NewEvent } from "./store.js";
 
 /** What a service holds while it changes something: the transaction, and a way to record its events. */
 export interface Change {
@@ -29,7 +16,6 @@ export interface Change {
   credentialsChanged(): void;
 }
 
-export type EventListener = (events: readonly StoredEvent[]) => void;
 export type RevisionListener = (revision: number) => void;
 
 /** How an instance follows the commits of others sharing its database. */
@@ -42,19 +28,27 @@ export interface Follow {
 /**
  * The event log, and the one way to write: a change and the events that record it
  * commit together or not at all, and advance the revision in the same transaction.
- * After a commit, listeners hear of the new events (addons, lifecycle), of the new
- * revision (the SDK document caches) and of changed credentials (the token cache) —
- * this instance's commits at once, other instances' through PostgreSQL notifications.
+ * After a commit, listeners hear of the new revision (the SDK document caches, the outbox)
+ * and of changed credentials (the token cache) — this instance's commits at once, other
+ * instances' through PostgreSQL notifications. What acts on the events themselves is an
+ * outbox consumer: it reads them from the log, so none is lost to a crash.
  */
 export class EventService {
   private revision = 0;
-  private readonly eventListeners: EventListener[] = [];
   private readonly revisionListeners: RevisionListener[] = [];
   private readonly credentialListeners: (() => void)[] = [];
   private poller: NodeJS.Timeout | undefined;
   private unsubscribe: Unsubscribe | undefined;
 
-  constructor(private readonly db: Db) {}
+  /** Hands the event log to its consumers after commit; the app starts and stops it. */
+  readonly outbox: Outbox;
+
+  constructor(
+    private readonly db: Db,
+    private readonly telemetry?: Telemetry,
+  ) {
+    this.outbox = new Outbox(db, this);
+  }
 
   async start(follow?: Follow): Promise<void> {
     this.revision = await eventStore.revision(this.db);
@@ -81,10 +75,6 @@ export class EventService {
     return this.revision;
   }
 
-  onEvents(listener: EventListener): void {
-    this.eventListeners.push(listener);
-  }
-
   onRevision(listener: RevisionListener): void {
     this.revisionListeners.push(listener);
   }
@@ -93,53 +83,38 @@ export class EventService {
     this.credentialListeners.push(listener);
   }
 
-  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    let stored: StoredEvent[] = [];
+  /**
+   * The one way to change admin data: the work and the events it records, authored by the
+   * actor, commit together or not at all, and advance the revision in the same transaction.
+   */
+  async change<T>(actor: Actor, work: (change: Change) => Promise<T>): Promise<T> {
+    const author = { createdBy: actorName(actor), createdByUserId: actorUserId(actor) };
+    const pending: NewEvent[] = [];
     let credentials = false;
     let revision: number | undefined;
     const result = await this.db.transaction().execute(async (db) => {
-      const pending: NewEvent[] = [];
+      pending.length = 0;
       const value = await work({
         db,
-        record: (event) => pending.push(event),
+        actor,
+        record: (event) => pending.push({ ...event, ...author }),
         credentialsChanged: () => {
           credentials = true;
         },
       });
-      if (pending.length > 0) stored = await eventStore.append(db, pending);
-      // Last, so the revision row is locked for as short a time as the transaction allows.
+      // Last, so the revision row is locked for as short a time as the transaction allows;
+      // and before the events are numbered, so that event ids, like revisions, are handed
+      // out in commit order: the outbox's cursors rely on it (see outbox.ts).
       if (pending.length > 0 || credentials) revision = await eventStore.advanceRevision(db, credentials);
+      if (pending.length > 0) await eventStore.append(db, pending);
       return value;
     });
+    this.telemetry?.recordEvents(pending);
     if (revision !== undefined) this.advance(revision, credentials);
-    if (stored.length > 0) for (const listener of this.eventListeners) listener(stored);
     return result;
   }
 
-  /**
-   * The one way to change admin data: the work and the events it records, authored by the
-   * actor, commit together or not at all.
-   */
-  change<T>(actor: Actor, work: (change: Change) => Promise<T>): Promise<T> {
-    const author = { createdBy: actorName(actor), createdByUserId: actorUserId(actor) };
-    return this.transaction((tx) =>
-      work({
-        db: tx.db,
-        actor,
-        record: (event) => tx.record({ ...event, ...author }),
-        credentialsChanged: tx.credentialsChanged,
-      }),
-    );
-  }
-
-  /** Records events that change nothing else (an application announcing itself, say). */
-  async record(events: NewEvent[]): Promise<void> {
-    await this.transaction(async (tx) => {
-      for (const event of events) tx.record(event);
-    });
-  }
-
-  search(query: EventQuery) {
+  search(_actor: Actor, query: EventQuery) {
     return eventStore.search(this.db, query);
   }
 

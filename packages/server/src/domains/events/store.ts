@@ -1,9 +1,11 @@
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.js";
 import type { EventTable } from "../../db/schema.js";
+import type { EventType } from "./catalogue.js";
+import type { EventListQuery, StoredEvent } from "./schemas.js";
 
 export interface NewEvent {
-  type: string;
+  type: EventType;
   createdBy: string;
   createdByUserId?: number | null;
   project?: string | null;
@@ -14,35 +16,18 @@ export interface NewEvent {
   tags?: { type: string; value: string }[];
 }
 
-export interface StoredEvent {
-  id: number;
-  type: string;
-  createdAt: string;
-  createdBy: string;
-  createdByUserId: number | null;
-  project: string | null;
-  environment: string | null;
-  featureName: string | null;
-  data: unknown;
-  preData: unknown;
-  tags: { type: string; value: string }[];
-}
-
-export interface EventQuery {
-  type?: string;
-  project?: string;
-  feature?: string;
-  query?: string;
+export type EventQuery = Omit<EventListQuery, "limit" | "offset"> & {
   limit: number;
   /** Matching events to skip, newest first. */
   offset: number;
   /** The id of the newest event to list (endpoint 16's `offset`); older ones follow. */
   startAt?: number;
-}
+};
 
 const toEvent = (row: Selectable<EventTable>): StoredEvent => ({
   id: row.id,
-  type: row.type,
+  // Written only through NewEvent, whose type is the catalogue's.
+  type: row.type as EventType,
   createdAt: row.created_at.toISOString(),
   createdBy: row.created_by,
   createdByUserId: row.created_by_user_id,
@@ -61,8 +46,8 @@ export const CREDENTIALS_SUFFIX = " credentials";
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 export const eventStore = {
-  async append(db: Db, events: readonly NewEvent[]): Promise<StoredEvent[]> {
-    const rows = await db
+  async append(db: Db, events: readonly NewEvent[]): Promise<void> {
+    await db
       .insertInto("events")
       .values(
         events.map((event) => ({
@@ -77,7 +62,17 @@ export const eventStore = {
           tags: JSON.stringify(event.tags ?? []),
         })),
       )
-      .returningAll()
+      .execute();
+  },
+
+  /** The events after a position, oldest first: what an outbox consumer is handed next. */
+  async after(db: Db, position: number, limit: number): Promise<StoredEvent[]> {
+    const rows = await db
+      .selectFrom("events")
+      .selectAll()
+      .where("id", ">", position)
+      .orderBy("id")
+      .limit(limit)
       .execute();
     return rows.map(toEvent);
   },
@@ -124,5 +119,92 @@ export const eventStore = {
       select.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirst(),
     ]);
     return { events: rows.map(toEvent), total: Number(count?.count ?? 0) };
+  },
+};
+
+const lease = (ms: number) => sql<Date>`now() + ${ms}::float8 * interval '1 millisecond'`;
+
+/**
+ * Outbox consumers' cursors. A consumer is delivered to by one instance at a time: the
+ * one whose claim (`holder`, until `held_until`) is in place, which only it moves on.
+ */
+export const cursorStore = {
+  /** A new consumer starts at the end of the log: it hears of what happens from now on. */
+  async create(db: Db, consumer: string): Promise<void> {
+    await sql`
+      insert into outbox_cursors (consumer, position)
+      select ${consumer}, coalesce(max(id), 0) from events
+      on conflict (consumer) do nothing
+    `.execute(db);
+  },
+
+  /**
+   * Claims a consumer for a while, when events wait after its cursor and no other instance
+   * holds it; gives the cursor's position, or undefined when there is nothing to do here.
+   */
+  async claim(db: Db, consumer: string, holder: string, ms: number): Promise<number | undefined> {
+    const row = await db
+      .updateTable("outbox_cursors")
+      .set({ holder, held_until: lease(ms) })
+      .where("consumer", "=", consumer)
+      .where((eb) =>
+        eb.or([eb("holder", "is", null), eb("holder", "=", holder), eb("held_until", "<", sql<Date>`now()`)]),
+      )
+      .where(({ exists, selectFrom, ref }) =>
+        exists(selectFrom("events").select("id").where("id", ">", ref("outbox_cursors.position"))),
+      )
+      .returning("position")
+      .executeTakeFirst();
+    return row?.position;
+  },
+
+  /** Keeps a claim for a while longer; false when another instance has taken the consumer over. */
+  async extend(db: Db, consumer: string, holder: string, ms: number): Promise<boolean> {
+    const result = await db
+      .updateTable("outbox_cursors")
+      .set({ held_until: lease(ms) })
+      .where("consumer", "=", consumer)
+      .where("holder", "=", holder)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  /** Moves the cursor on and gives the claim up; false when the claim was lost meanwhile. */
+  async advance(db: Db, consumer: string, holder: string, position: number): Promise<boolean> {
+    const result = await db
+      .updateTable("outbox_cursors")
+      .set({ position, updated_at: sql<Date>`now()`, holder: null, held_until: null })
+      .where("consumer", "=", consumer)
+      .where("holder", "=", holder)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  },
+
+  /** Gives up every claim of a holder, so that other instances take over at once. */
+  async release(db: Db, holder: string): Promise<void> {
+    await db
+      .updateTable("outbox_cursors")
+      .set({ holder: null, held_until: null })
+      .where("holder", "=", holder)
+      .execute();
+  },
+
+  /** How many event ids each consumer is behind the newest event. */
+  async lag(db: Db, consumers: readonly string[]): Promise<Record<string, number>> {
+    if (consumers.length === 0) return {};
+    const rows = await db
+      .selectFrom("outbox_cursors")
+      .select(({ selectFrom }) => [
+        "consumer",
+        "position",
+        selectFrom("events")
+          .select((eb) => eb.fn.max("id").as("newest"))
+          .as("newest"),
+      ])
+      .where("consumer", "in", consumers)
+      .execute();
+    return Object.fromEntries(
+      rows.map((row) => [row.consumer, Math.max(Number(row.newest ?? 0) - row.position, 0)]),
+    );
   },
 };

@@ -1,54 +1,91 @@
 import cors from "@fastify/cors";
-import { ApiError } from "@signalbox/protocol";
-import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import {
+  ApiError,
+  FrontendQuerySchema,
+  FrontendRequestSchema,
+  FrontendTogglesSchema,
+} from "@signalbox/protocol";
+import type { FastifyPluginAsync } from "fastify";
 import { tokenCaller } from "../../http/auth.js";
-import { usageRoutes } from "../metrics/routes.js";
-import type { MetricsService } from "../metrics/service.js";
+import { NotImplemented } from "./schemas.js";
 import { contextFrom, type FrontendService } from "./service.js";
 
-const Body = Type.Object({
-  context: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-});
-
-export function frontendRoutes(
-  app: App,
-  frontend: FrontendService,
-  metrics: MetricsService,
-  origins: string[],
-): void {
-  // CORS belongs to the browser-facing API only: a context of its own under its prefix, so
-  // the plugin's catch-all preflight route answers for `/api/frontend…` and nothing else.
-  app.register(
-    async (scope: App) => {
-      await scope.register(cors, {
-        origin: origins.includes("*") ? "*" : origins,
-        methods: ["GET", "POST"],
-        exposedHeaders: ["ETag"],
-        maxAge: 172800,
-      });
-      const config = { auth: "frontend" as const };
-
-      scope.get("", { config }, async (request, reply) => {
-        const context = contextFrom(request.query as Record<string, unknown>, request.ip);
-        reply.header("cache-control", "no-cache");
-        return { toggles: await frontend.evaluate(tokenCaller(request), context) };
-      });
-
-      scope.post("", { config, schema: { body: Body } }, async (request, reply) => {
-        const context = contextFrom(request.body.context ?? {}, request.ip);
-        reply.header("cache-control", "no-cache");
-        return { toggles: await frontend.evaluate(tokenCaller(request), context) };
-      });
-
-      usageRoutes(scope, metrics, "/client", "frontend");
-
-      for (const path of ["/client/features", "/health"]) {
-        scope.get(path, { config }, async () => {
-          throw new ApiError("NotImplementedError", "The frontend API does not support this endpoint.");
-        });
-      }
-    },
-    { prefix: "/api/frontend" },
-  );
+export interface FrontendRoutesOptions {
+  frontend: FrontendService;
+  /** Origins browsers may call from; `*` for any. */
+  origins: string[];
+  /** Routes that share the frontend API's CORS rules (browser SDKs' usage reports). */
+  within?: FastifyPluginAsync;
 }
+
+const tags = ["Frontend"];
+const config = { auth: "frontend" as const };
+
+/**
+ * What browser SDKs call with a frontend token, under `/api/frontend`. CORS belongs to the
+ * browser-facing API only: registered inside this plugin, its catch-all preflight route
+ * answers for `/api/frontend…` and nothing else.
+ */
+export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = async (
+  app,
+  { frontend, origins, within },
+) => {
+  await app.register(cors, {
+    origin: origins.includes("*") ? "*" : origins,
+    methods: ["GET", "POST"],
+    exposedHeaders: ["ETag"],
+    maxAge: 172800,
+  });
+
+  app.get(
+    "",
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The flags enabled for the context in the query string",
+        querystring: FrontendQuerySchema,
+        response: { 200: FrontendTogglesSchema },
+      },
+    },
+    async (request, reply) => {
+      const context = contextFrom(request.query, request.ip);
+      reply.header("cache-control", "no-cache");
+      return { toggles: await frontend.evaluate(tokenCaller(request), context) };
+    },
+  );
+
+  app.post(
+    "",
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The flags enabled for the context in the body",
+        body: FrontendRequestSchema,
+        response: { 200: FrontendTogglesSchema },
+      },
+    },
+    async (request, reply) => {
+      const context = contextFrom(request.body.context ?? {}, request.ip);
+      reply.header("cache-control", "no-cache");
+      return { toggles: await frontend.evaluate(tokenCaller(request), context) };
+    },
+  );
+
+  if (within) await app.register(within);
+
+  for (const path of ["/client/features", "/health"]) {
+    app.get(
+      path,
+      {
+        config,
+        schema: { tags, summary: "Not served by the frontend API", response: { 405: NotImplemented } },
+      },
+      async () => {
+        throw new ApiError("NotImplementedError", "The frontend API does not support this endpoint.");
+      },
+    );
+  }
+};

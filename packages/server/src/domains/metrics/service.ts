@@ -1,27 +1,12 @@
+import type { ClientMetrics, ClientRegistration } from "@signalbox/protocol";
+import { type Actor, system, type TokenActor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
-import type { EventService, Tx } from "../events/service.js";
-import type { Principal } from "../tokens/service.js";
-import { type ApplicationQuery, type MetricRow, metricsStore } from "./store.js";
-
-export interface Registration {
-  appName: string;
-  instanceId?: string;
-  sdkVersion?: string;
-  strategies?: string[];
-  started?: string | number;
-  interval?: number;
-}
-
-export interface MetricsReport {
-  appName: string;
-  instanceId?: string;
-  sdkVersion?: string;
-  bucket?: {
-    start?: string;
-    stop?: string;
-    toggles?: Record<string, { yes?: number; no?: number; variants?: Record<string, number> }>;
-  } | null;
-}
+import type { EnvironmentService } from "../environments/service.js";
+import type { Change, EventService } from "../events/service.js";
+import type { FlagService } from "../features/flags/service.js";
+import type { LifecycleService } from "../features/lifecycle/service.js";
+import type { Application, ApplicationQuery } from "./schemas.js";
+import { type MetricRow, metricsStore } from "./store.js";
 
 const HOUR = 3_600_000;
 /** How long hourly counts and silent SDK instances are kept, as in the reference. */
@@ -33,12 +18,21 @@ const startedAt = (started: string | number | undefined) => {
   return Number.isNaN(date.getTime()) ? undefined : date;
 };
 
+/** What metrics ask of other domains: use marks flags seen and moves them through their lifecycle. */
+export interface MetricsLookups {
+  flags: Pick<FlagService, "markSeen">;
+  lifecycle: Pick<LifecycleService, "reachedThroughUse">;
+  environments: Pick<EnvironmentService, "list">;
+}
+
+/** Applications, their instances and their usage counts, as SDKs register and report them. */
 export class MetricsService {
   private pruner: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
+    private readonly lookups: MetricsLookups,
   ) {}
 
   /**
@@ -60,13 +54,13 @@ export class MetricsService {
     return metricsStore.prune(this.db, new Date(now.getTime() - METRICS_RETENTION_MS));
   }
 
-  async register(principal: Principal, registration: Registration, clientIp: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      await this.recordApplication(tx, principal, registration, clientIp);
-      await metricsStore.upsertInstance(tx.db, {
+  async register(token: TokenActor, registration: ClientRegistration, clientIp: string): Promise<void> {
+    await this.events.change(token, async (change) => {
+      await this.recordApplication(change, token, registration, clientIp);
+      await metricsStore.upsertInstance(change.db, {
         appName: registration.appName,
         instanceId: registration.instanceId ?? "default",
-        environment: principal.environment,
+        environment: token.environment,
         sdkVersion: registration.sdkVersion,
         clientIp,
         started: startedAt(registration.started),
@@ -75,17 +69,19 @@ export class MetricsService {
     });
   }
 
-  async report(principal: Principal, report: MetricsReport, clientIp: string): Promise<void> {
-    const environment = principal.environment;
+  async report(token: TokenActor, report: ClientMetrics, clientIp: string): Promise<void> {
+    const environment = token.environment;
     const toggles = Object.entries(report.bucket?.toggles ?? {}).filter(
       ([, counts]) => (counts.yes ?? 0) + (counts.no ?? 0) > 0,
     );
     const stop = report.bucket?.stop ? new Date(report.bucket.stop) : new Date();
     const at = Number.isNaN(stop.getTime()) ? new Date() : stop;
     const hour = new Date(Math.floor(at.getTime() / HOUR) * HOUR);
-    await this.events.transaction(async (tx) => {
-      await this.recordApplication(tx, principal, report, clientIp);
-      await metricsStore.upsertInstance(tx.db, {
+    // Use in production means live; use anywhere else means pre-live.
+    const live = toggles.length > 0 && (await this.isProduction(environment));
+    await this.events.change(token, async (change) => {
+      await this.recordApplication(change, token, report, clientIp);
+      await metricsStore.upsertInstance(change.db, {
         appName: report.appName,
         instanceId: report.instanceId ?? "default",
         environment,
@@ -102,20 +98,21 @@ export class MetricsService {
         no: Math.max(0, Math.trunc(counts.no ?? 0)),
         variants: counts.variants ?? {},
       }));
-      await metricsStore.addMetrics(tx.db, rows);
-      const seen = await metricsStore.markSeen(
-        tx.db,
-        environment,
-        rows.map((row) => row.featureName),
-        at,
+      await metricsStore.addMetrics(change.db, rows);
+      const names = rows.map((row) => row.featureName);
+      const seen = await this.lookups.flags.markSeen(change.db, environment, names, at);
+      await this.lookups.lifecycle.reachedThroughUse(
+        change.db,
+        seen,
+        live ? ["pre-live", "live"] : ["pre-live"],
       );
-      // Use in production means live; use anywhere else means pre-live.
-      const production = (await metricsStore.environmentType(tx.db, environment)) === "production";
-      await metricsStore.enterStages(tx.db, seen, production ? ["pre-live", "live"] : ["pre-live"]);
     });
   }
 
-  async applications(query: ApplicationQuery) {
+  async applications(
+    _actor: Actor,
+    query: ApplicationQuery,
+  ): Promise<{ total: number; applications: Application[] }> {
     const { rows, total, usage } = await metricsStore.listApplications(this.db, query);
     return {
       total,
@@ -139,20 +136,25 @@ export class MetricsService {
     };
   }
 
+  /** Asked on the service's own behalf: the SDK's token is no admin reader. */
+  private async isProduction(environment: string): Promise<boolean> {
+    const environments = await this.lookups.environments.list(system("metrics"));
+    return environments.find((entry) => entry.name === environment)?.type === "production";
+  }
+
   private async recordApplication(
-    tx: Tx,
-    principal: Principal,
+    change: Change,
+    token: TokenActor,
     app: { appName: string; sdkVersion?: string; strategies?: string[] },
     clientIp: string,
   ): Promise<void> {
-    const created = await metricsStore.upsertApplication(tx.db, app);
+    const created = await metricsStore.upsertApplication(change.db, app);
     // The token decides where an SDK's usage lands: its environment and its projects.
-    await metricsStore.addUsage(tx.db, app.appName, principal.projects, principal.environment);
+    await metricsStore.addUsage(change.db, app.appName, token.projects, token.environment);
     if (created) {
-      tx.record({
+      change.record({
         type: "application-created",
-        createdBy: principal.name,
-        environment: principal.environment,
+        environment: token.environment,
         data: { appName: app.appName, sdkVersion: app.sdkVersion ?? null, clientIp },
       });
     }

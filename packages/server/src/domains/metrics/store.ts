@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.js";
+import type { ApplicationQuery } from "./schemas.js";
 
 export interface ApplicationInput {
   appName: string;
@@ -27,16 +28,13 @@ export interface MetricRow {
   variants: Record<string, number>;
 }
 
-export interface ApplicationQuery {
-  query?: string;
-  offset: number;
-  limit: number;
-  sortBy: "appName" | "createdAt" | "updatedAt";
-  sortOrder: "asc" | "desc";
-}
-
 const sortColumns = { appName: "app_name", createdAt: "created_at", updatedAt: "updated_at" } as const;
 
+/**
+ * What SDKs tell of themselves: applications (`client_applications`), their instances
+ * (`client_instances`), where their tokens put them (`client_application_usage`) and their
+ * hourly counts (`client_metrics`).
+ */
 export const metricsStore = {
   /** Inserts or refreshes an application; true when it is new. */
   async upsertApplication(db: Db, app: ApplicationInput): Promise<boolean> {
@@ -134,71 +132,6 @@ export const metricsStore = {
           )`,
         }),
       )
-      .execute();
-  },
-
-  /** Stamps `lastSeenAt` on the flags that exist among `names`, and returns those names. */
-  async markSeen(db: Db, environment: string, names: string[], at: Date): Promise<string[]> {
-    const seen = await db
-      .updateTable("feature_environments")
-      .set({ last_seen_at: sql`greatest(coalesce(last_seen_at, ${at}), ${at})` })
-      .where("environment", "=", environment)
-      .where("feature_name", "in", names)
-      .returning("feature_name")
-      .execute();
-    await db
-      .updateTable("features")
-      .set({ last_seen_at: sql`greatest(coalesce(last_seen_at, ${at}), ${at})` })
-      .where("name", "in", names)
-      .execute();
-    return seen.map((row) => row.feature_name);
-  },
-
-  async environmentType(db: Db, environment: string): Promise<string | undefined> {
-    const row = await db
-      .selectFrom("environments")
-      .select("type")
-      .where("name", "=", environment)
-      .executeTakeFirst();
-    return row?.type;
-  },
-
-  /** Records lifecycle stages reached through use; a stage is entered once. */
-  async enterStages(db: Db, names: string[], stages: string[]): Promise<void> {
-    const rows = names.flatMap((feature) => stages.map((stage) => ({ feature, stage })));
-    if (rows.length === 0) return;
-    await db
-      .insertInto("feature_lifecycles")
-      .columns(["feature", "stage"])
-      .expression((eb) =>
-        eb
-          .selectFrom("features")
-          .innerJoin(
-            sql<{
-              feature: string;
-              stage: string;
-            }>`(select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(feature text, stage text))`.as(
-              "wanted",
-            ),
-            "wanted.feature",
-            "features.name",
-          )
-          .select(["wanted.feature", "wanted.stage"])
-          .where("features.archived_at", "is", null)
-          // A flag that has been completed does not go back to pre-live or live.
-          .where((eb) =>
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom("feature_lifecycles as done")
-                  .select("done.feature")
-                  .whereRef("done.feature", "=", "features.name")
-                  .where("done.stage", "=", "completed"),
-              ),
-            ),
-          ),
-      )
-      .onConflict((oc) => oc.doNothing())
       .execute();
   },
 

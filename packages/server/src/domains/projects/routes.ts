@@ -1,127 +1,164 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
-import { urlSafeName } from "../../shared/schemas.js";
+import {
+  EnvironmentBody,
+  ListQuery,
+  NewProject,
+  ProjectDetails,
+  ProjectEnvironment,
+  ProjectId,
+  ProjectList,
+  ProjectUpdate,
+  Settings,
+} from "./schemas.js";
 import type { ProjectService } from "./service.js";
 
-const Mode = Type.Enum(["open", "protected", "private"]);
-const Name = Type.String({ minLength: 1, maxLength: 100 });
-const Description = Type.Optional(Type.Union([Type.String(), Type.Null()]));
-const Stickiness = Type.Optional(Type.String({ minLength: 1, maxLength: 100 }));
-const NullableText = Type.Union([Type.String({ minLength: 1 }), Type.Null()]);
+const tags = ["Projects"];
+const done = { 200: Type.Null() };
 
-const NewProject = Type.Object({
-  id: urlSafeName(),
-  name: Name,
-  description: Description,
-  mode: Type.Optional(Mode),
-  defaultStickiness: Stickiness,
-  environments: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-});
-
-const ProjectUpdate = Type.Object({
-  name: Name,
-  description: Description,
-  mode: Type.Optional(Mode),
-  defaultStickiness: Stickiness,
-  featureLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
-});
-
-const Settings = Type.Object({
-  mode: Type.Optional(Mode),
-  featureNaming: Type.Optional(
-    Type.Object({
-      pattern: NullableText,
-      example: Type.Optional(NullableText),
-      description: Type.Optional(NullableText),
-    }),
-  ),
-});
-
-const ListQuery = Type.Object({ archived: Type.Optional(Type.Boolean()) });
-const ProjectId = Type.Object({ projectId: Type.String() });
-const ProjectEnvironment = Type.Object({ projectId: Type.String(), environment: Type.String() });
-
-export function projectRoutes(app: App, projects: ProjectService): void {
+/** Under `/api/admin/projects`. */
+export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService }> = async (
+  app,
+  { projects },
+) => {
   // Endpoint 7.
-  app.get("/api/admin/projects", { schema: { querystring: ListQuery } }, async (request) => ({
-    version: 1,
-    projects: await projects.list(request.query.archived ?? false),
-  }));
-
-  app.get("/api/admin/projects/:projectId", { schema: { params: ProjectId } }, (request) =>
-    projects.get(request.params.projectId),
+  app.get(
+    "",
+    {
+      config: { permission: "NONE" },
+      schema: {
+        tags,
+        summary: "The active projects, or the archived ones",
+        querystring: ListQuery,
+        response: { 200: ProjectList },
+      },
+    },
+    async (request) => ({
+      version: 1,
+      projects: await projects.list(request.actor, request.query.archived ?? false),
+    }),
   );
 
-  app.post("/api/admin/projects", { schema: { body: NewProject } }, async (request, reply) => {
-    const created = await projects.create(request.body, request.actor.name);
-    return reply.status(201).header("location", `projects/${created.id}`).send(created);
-  });
+  app.get(
+    "/:projectId",
+    {
+      config: { permission: "NONE" },
+      schema: { tags, summary: "One project", params: ProjectId, response: { 200: ProjectDetails } },
+    },
+    (request) => projects.get(request.actor, request.params.projectId),
+  );
+
+  app.post(
+    "",
+    {
+      config: { permission: "CREATE_PROJECT" },
+      schema: { tags, summary: "Creates a project", body: NewProject, response: { 201: ProjectDetails } },
+    },
+    async (request, reply) => {
+      const created = await projects.create(request.actor, request.body);
+      return reply.status(201).header("location", `projects/${created.id}`).send(created);
+    },
+  );
 
   app.put(
-    "/api/admin/projects/:projectId",
-    { schema: { params: ProjectId, body: ProjectUpdate } },
-    async (request, reply) => {
-      await projects.update(request.params.projectId, request.body, request.actor.name);
-      return reply.status(200).send();
+    "/:projectId",
+    {
+      config: { permission: "UPDATE_PROJECT" },
+      schema: { tags, summary: "Updates a project", params: ProjectId, body: ProjectUpdate, response: done },
+    },
+    async (request) => {
+      await projects.update(request.actor, request.params.projectId, request.body);
     },
   );
 
   // Endpoint 12.
   app.put(
-    "/api/admin/projects/:projectId/settings",
-    { schema: { params: ProjectId, body: Settings } },
-    async (request, reply) => {
-      const { mode, featureNaming } = request.body;
-      const naming = featureNaming && {
-        pattern: featureNaming.pattern,
-        example: featureNaming.example ?? null,
-        description: featureNaming.description ?? null,
-      };
-      await projects.updateSettings(
-        request.params.projectId,
-        { mode, featureNaming: naming },
-        request.actor.name,
-      );
-      return reply.status(200).send();
+    "/:projectId/settings",
+    {
+      config: { permission: ["UPDATE_PROJECT", "PROJECT_SETTINGS_WRITE"] },
+      schema: {
+        tags,
+        summary: "Changes a project's mode or flag naming pattern",
+        params: ProjectId,
+        body: Settings,
+        response: done,
+      },
+    },
+    async (request) => {
+      await projects.updateSettings(request.actor, request.params.projectId, request.body);
     },
   );
 
   // The reference's paths: `/projects/:id/archive` archives a project's flags instead.
-  for (const [path, act] of [
-    ["archive", (id: string, by: string) => projects.archive(id, by)],
-    ["revive", (id: string, by: string) => projects.revive(id, by)],
-  ] as const) {
-    app.post(
-      `/api/admin/projects/${path}/:projectId`,
-      { schema: { params: ProjectId } },
-      async (request, reply) => {
-        await act(request.params.projectId, request.actor.name);
-        return reply.status(200).send();
-      },
-    );
-  }
-
-  app.delete("/api/admin/projects/:projectId", { schema: { params: ProjectId } }, async (request, reply) => {
-    await projects.remove(request.params.projectId, request.actor.name);
-    return reply.status(200).send();
-  });
+  app.post(
+    "/archive/:projectId",
+    {
+      config: { permission: "DELETE_PROJECT" },
+      schema: { tags, summary: "Archives a project without active flags", params: ProjectId, response: done },
+    },
+    async (request) => {
+      await projects.archive(request.actor, request.params.projectId);
+    },
+  );
 
   app.post(
-    "/api/admin/projects/:projectId/environments",
-    { schema: { params: ProjectId, body: Type.Object({ environment: Type.String({ minLength: 1 }) }) } },
-    async (request, reply) => {
-      await projects.addEnvironment(request.params.projectId, request.body.environment, request.actor.name);
-      return reply.status(200).send();
+    "/revive/:projectId",
+    {
+      config: { permission: "UPDATE_PROJECT" },
+      schema: { tags, summary: "Revives an archived project", params: ProjectId, response: done },
+    },
+    async (request) => {
+      await projects.revive(request.actor, request.params.projectId);
     },
   );
 
   app.delete(
-    "/api/admin/projects/:projectId/environments/:environment",
-    { schema: { params: ProjectEnvironment } },
-    async (request, reply) => {
-      const { projectId, environment } = request.params;
-      await projects.removeEnvironment(projectId, environment, request.actor.name);
-      return reply.status(200).send();
+    "/:projectId",
+    {
+      config: { permission: "DELETE_PROJECT" },
+      schema: {
+        tags,
+        summary: "Deletes a project without active flags, and its archived flags",
+        params: ProjectId,
+        response: done,
+      },
+    },
+    async (request) => {
+      await projects.remove(request.actor, request.params.projectId);
     },
   );
-}
+
+  app.post(
+    "/:projectId/environments",
+    {
+      config: { permission: "UPDATE_PROJECT" },
+      schema: {
+        tags,
+        summary: "Starts using an environment in the project",
+        params: ProjectId,
+        body: EnvironmentBody,
+        response: done,
+      },
+    },
+    async (request) => {
+      await projects.addEnvironment(request.actor, request.params.projectId, request.body.environment);
+    },
+  );
+
+  app.delete(
+    "/:projectId/environments/:environment",
+    {
+      config: { permission: "UPDATE_PROJECT" },
+      schema: {
+        tags,
+        summary: "Stops using an environment in the project, with its flags' configuration there",
+        params: ProjectEnvironment,
+        response: done,
+      },
+    },
+    async (request) => {
+      const { projectId, environment } = request.params;
+      await projects.removeEnvironment(request.actor, projectId, environment);
+    },
+  );
+};

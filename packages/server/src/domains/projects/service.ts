@@ -1,41 +1,20 @@
 import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
-import type { Updateable } from "kysely";
+import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
-import type { ProjectTable } from "../../db/schema.js";
 import type { EnvironmentService } from "../environments/service.js";
+import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
-import { checkNaming, type FeatureNaming } from "./naming.js";
+import type { FlagService } from "../features/flags/service.js";
+import { checkNaming } from "./naming.js";
+import type {
+  FeatureNaming,
+  NewProject,
+  ProjectDetails,
+  ProjectSummary,
+  ProjectUpdate,
+  Settings,
+} from "./schemas.js";
 import { type ProjectRow, type ProjectSummaryRow, projectStore } from "./store.js";
-
-export type ProjectMode = "open" | "protected" | "private";
-
-/** A project as the listing (endpoint 7) shows it. */
-export interface ProjectSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  health: number;
-  featureCount: number;
-  staleFeatureCount: number;
-  potentiallyStaleFeatureCount: number;
-  memberCount: number;
-  createdAt: string;
-  updatedAt: string | null;
-  lastUpdatedAt: string | null;
-  archivedAt: string | null;
-  favorite: boolean;
-  mode: string;
-  defaultStickiness: string;
-  avgTimeToProduction: number;
-  lastReportedFlagUsage: string | null;
-  owners: { ownerType: "system" }[];
-}
-
-export interface ProjectDetails extends ProjectSummary {
-  featureLimit: number | null;
-  featureNaming: FeatureNaming;
-  environments: { environment: string; defaultStrategy?: Record<string, unknown> }[];
-}
 
 /** What the features domain needs to know before it adds a flag to a project. */
 export interface ActiveProject {
@@ -45,22 +24,7 @@ export interface ActiveProject {
   defaultStickiness: string;
 }
 
-export interface NewProject {
-  id: string;
-  name: string;
-  description?: string | null;
-  mode?: ProjectMode;
-  defaultStickiness?: string;
-  environments?: string[];
-}
-
-export interface ProjectUpdate {
-  name: string;
-  description?: string | null;
-  mode?: ProjectMode;
-  defaultStickiness?: string;
-  featureLimit?: number | null;
-}
+type Figures = Awaited<ReturnType<FlagService["figures"]>>[number];
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -71,20 +35,20 @@ const naming = (row: ProjectRow): FeatureNaming => ({
 });
 
 // The reference's rating, computed on read rather than by an hourly job.
-function health(row: ProjectSummaryRow): number {
-  if (row.feature_count === 0) return 100;
-  const unhealthy = row.stale_count + row.potentially_stale_count;
-  return Math.max(0, Math.round(100 - (100 * unhealthy) / row.feature_count));
+function health(figures: Figures | undefined): number {
+  if (!figures?.featureCount) return 100;
+  const unhealthy = figures.staleCount + figures.potentiallyStaleCount;
+  return Math.max(0, Math.round(100 - (100 * unhealthy) / figures.featureCount));
 }
 
-const summary = (row: ProjectSummaryRow): ProjectSummary => ({
+const summary = (row: ProjectSummaryRow, figures: Figures | undefined): ProjectSummary => ({
   id: row.id,
   name: row.name,
   description: row.description,
-  health: health(row),
-  featureCount: row.feature_count,
-  staleFeatureCount: row.stale_count,
-  potentiallyStaleFeatureCount: row.potentially_stale_count,
+  health: health(figures),
+  featureCount: figures?.featureCount ?? 0,
+  staleFeatureCount: figures?.staleCount ?? 0,
+  potentiallyStaleFeatureCount: figures?.potentiallyStaleCount ?? 0,
   memberCount: 0,
   createdAt: row.created_at.toISOString(),
   updatedAt: iso(row.updated_at),
@@ -94,7 +58,7 @@ const summary = (row: ProjectSummaryRow): ProjectSummary => ({
   mode: row.mode,
   defaultStickiness: row.default_stickiness,
   avgTimeToProduction: 0,
-  lastReportedFlagUsage: iso(row.last_reported_flag_usage),
+  lastReportedFlagUsage: iso(figures?.lastReportedFlagUsage ?? null),
   owners: [{ ownerType: "system" }],
 });
 
@@ -114,30 +78,53 @@ const settings = (row: ProjectRow) => ({
   archivedAt: iso(row.archived_at),
 });
 
+const projects = resource<string, ProjectSettings>({
+  read: async (db, id) => {
+    const row = await projectStore.byId(db, id);
+    return row && settings(row);
+  },
+  missing: (id) => notFound(`Could not find project with id ${id}`),
+  subject: (project) => ({ project: project.id }),
+  events: { updated: "project-updated", deleted: "project-deleted" },
+});
+
+/** What projects ask of their flags, which live in projects and so are reached when asked. */
+type ProjectFlags = Pick<
+  FlagService,
+  "inProject" | "removeWithProject" | "joinEnvironment" | "leaveEnvironment" | "figures"
+>;
+
+/** Projects (`projects`) and the environments each uses (`project_environments`). */
 export class ProjectService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
-    private readonly environments: EnvironmentService,
+    private readonly environments: Pick<EnvironmentService, "enabledNames" | "missing">,
+    private readonly flags: () => ProjectFlags,
   ) {}
 
   /** Active projects, or with `archived` only the archived ones. */
-  async list(archived: boolean): Promise<ProjectSummary[]> {
-    return (await projectStore.summaries(this.db, archived)).map(summary);
+  async list(_actor: Actor, archived: boolean): Promise<ProjectSummary[]> {
+    const rows = await projectStore.summaries(this.db, archived);
+    const figures = await this.figures(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => summary(row, figures.get(row.id)));
   }
 
-  get(id: string): Promise<ProjectDetails> {
+  get(_actor: Actor, id: string): Promise<ProjectDetails> {
     return this.details(this.db, id);
   }
 
-  create(input: NewProject, createdBy: string): Promise<ProjectDetails> {
-    return this.events.transaction(async (tx) => {
+  create(actor: Actor, input: NewProject): Promise<ProjectDetails> {
+    return this.events.change(actor, async (change) => {
       const environments = input.environments?.length
         ? [...new Set(input.environments)]
-        : await this.environments.enabledNames(tx.db);
-      const [unknown] = await this.environments.missing(tx.db, environments);
+        : await this.environments.enabledNames(change.db);
+      const [unknown] = await this.environments.missing(change.db, environments);
       if (unknown) throw invalidField("environments", `Environment ${unknown} does not exist`);
-      const inserted = await projectStore.insert(tx.db, {
+      const inserted = await projectStore.insert(change.db, {
         id: input.id,
         name: input.name,
         description: input.description ?? null,
@@ -146,93 +133,92 @@ export class ProjectService {
       });
       if (!inserted) throw nameExists(`A project with id ${input.id} already exists`);
       for (const environment of environments) {
-        await projectStore.linkEnvironment(tx.db, input.id, environment);
+        await projectStore.linkEnvironment(change.db, input.id, environment);
       }
-      const created = await this.details(tx.db, input.id);
-      tx.record({ type: "project-created", createdBy, project: input.id, data: created });
+      const created = await this.details(change.db, input.id);
+      change.record({ type: "project-created", project: input.id, data: created });
       return created;
     });
   }
 
-  update(id: string, input: ProjectUpdate, updatedBy: string): Promise<void> {
-    return this.change(
-      id,
-      {
-        name: input.name,
-        description: input.description,
-        mode: input.mode,
-        default_stickiness: input.defaultStickiness,
-        feature_limit: input.featureLimit,
-      },
-      updatedBy,
+  async update(actor: Actor, id: string, input: ProjectUpdate): Promise<void> {
+    await this.events.change(actor, (change) =>
+      projects.update(change, id, () =>
+        projectStore.update(change.db, id, {
+          name: input.name,
+          description: input.description,
+          mode: input.mode,
+          default_stickiness: input.defaultStickiness,
+          feature_limit: input.featureLimit,
+          updated_at: new Date(),
+        }),
+      ),
     );
   }
 
   /** Endpoint 12: fields left out keep their value. */
-  updateSettings(
-    id: string,
-    input: { mode?: ProjectMode; featureNaming?: FeatureNaming },
-    updatedBy: string,
-  ): Promise<void> {
-    if (input.featureNaming) checkNaming(input.featureNaming);
-    return this.change(
-      id,
-      {
-        mode: input.mode,
-        feature_naming_pattern: input.featureNaming?.pattern,
-        feature_naming_example: input.featureNaming?.example,
-        feature_naming_description: input.featureNaming?.description,
-      },
-      updatedBy,
+  async updateSettings(actor: Actor, id: string, input: Settings): Promise<void> {
+    const featureNaming = input.featureNaming && {
+      pattern: input.featureNaming.pattern,
+      example: input.featureNaming.example ?? null,
+      description: input.featureNaming.description ?? null,
+    };
+    if (featureNaming) checkNaming(featureNaming);
+    await this.events.change(actor, (change) =>
+      projects.update(change, id, () =>
+        projectStore.update(change.db, id, {
+          mode: input.mode,
+          feature_naming_pattern: featureNaming?.pattern,
+          feature_naming_example: featureNaming?.example,
+          feature_naming_description: featureNaming?.description,
+          updated_at: new Date(),
+        }),
+      ),
     );
   }
 
-  async archive(id: string, archivedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      const before = await this.requireRow(tx.db, id);
-      if (before.archived_at) throw notFound(`Active project with id ${id} does not exist`);
-      await this.refuseActiveFlags(tx.db, id, "archived");
-      await projectStore.update(tx.db, id, { archived_at: new Date() });
-      tx.record({ type: "project-archived", createdBy: archivedBy, project: id, preData: settings(before) });
+  async archive(actor: Actor, id: string): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      const before = await projects.require(change.db, id);
+      if (before.archivedAt) throw notFound(`Active project with id ${id} does not exist`);
+      await this.refuseActiveFlags(change.db, id, "archived");
+      await projectStore.update(change.db, id, { archived_at: new Date() });
+      change.record({ type: "project-archived", project: id, preData: before });
     });
   }
 
-  async revive(id: string, revivedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      const before = await projectStore.byId(tx.db, id);
-      if (!before?.archived_at) throw notFound(`Archived project with id ${id} does not exist`);
-      await projectStore.update(tx.db, id, { archived_at: null });
-      tx.record({ type: "project-revived", createdBy: revivedBy, project: id, preData: settings(before) });
+  async revive(actor: Actor, id: string): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      const row = await projectStore.byId(change.db, id);
+      if (!row?.archived_at) throw notFound(`Archived project with id ${id} does not exist`);
+      await projectStore.update(change.db, id, { archived_at: null });
+      change.record({ type: "project-revived", project: id, preData: settings(row) });
     });
   }
 
   /** Deletes a project without active flags; its archived flags go with it. */
-  async remove(id: string, deletedBy: string): Promise<void> {
+  async remove(actor: Actor, id: string): Promise<void> {
     if (id === "default") throw validationError("The default project cannot be deleted");
-    await this.events.transaction(async (tx) => {
-      const before = await this.requireRow(tx.db, id);
-      const archived = await this.refuseActiveFlags(tx.db, id, "deleted");
-      if (archived.length > 0) await projectStore.removeFlags(tx.db, archived);
-      for (const featureName of archived) {
-        tx.record({ type: "feature-deleted", createdBy: deletedBy, project: id, featureName });
-      }
-      await projectStore.remove(tx.db, id);
-      tx.record({ type: "project-deleted", createdBy: deletedBy, project: id, preData: settings(before) });
-    });
+    await this.events.change(actor, (change) =>
+      projects.remove(change, id, async () => {
+        await this.refuseActiveFlags(change.db, id, "deleted");
+        await this.flags().removeWithProject(change, id);
+        await projectStore.remove(change.db, id);
+      }),
+    );
   }
 
-  async addEnvironment(projectId: string, environment: string, addedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      await this.requireActive(tx.db, projectId);
-      const [unknown] = await this.environments.missing(tx.db, [environment]);
+  async addEnvironment(actor: Actor, projectId: string, environment: string): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      await this.requireActive(change.db, projectId);
+      const [unknown] = await this.environments.missing(change.db, [environment]);
       if (unknown) throw invalidField("environment", `Environment ${environment} does not exist`);
-      if (!(await projectStore.linkEnvironment(tx.db, projectId, environment))) {
+      if (!(await projectStore.linkEnvironment(change.db, projectId, environment))) {
         throw nameExists(`Project ${projectId} already has the environment ${environment}`);
       }
-      await projectStore.connectFlags(tx.db, projectId, environment);
-      tx.record({
+      await this.flags().joinEnvironment(change.db, projectId, environment);
+      change.record({
         type: "project-environment-added",
-        createdBy: addedBy,
         project: projectId,
         environment,
         data: { environment },
@@ -240,25 +226,31 @@ export class ProjectService {
     });
   }
 
-  async removeEnvironment(projectId: string, environment: string, removedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      await this.requireActive(tx.db, projectId);
-      const linked = await this.environmentsOf(tx.db, projectId);
+  async removeEnvironment(actor: Actor, projectId: string, environment: string): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      await this.requireActive(change.db, projectId);
+      const linked = await this.environmentsOf(change.db, projectId);
       if (!linked.includes(environment)) {
         throw notFound(`Project ${projectId} does not have the environment ${environment}`);
       }
       if (linked.length === 1) {
         throw validationError(`Project ${projectId} must keep at least one environment`);
       }
-      await projectStore.unlinkEnvironment(tx.db, projectId, environment);
-      tx.record({
+      await this.flags().leaveEnvironment(change.db, projectId, environment);
+      await projectStore.unlinkEnvironment(change.db, projectId, environment);
+      change.record({
         type: "project-environment-removed",
-        createdBy: removedBy,
         project: projectId,
         environment,
         preData: { environment },
       });
     });
+  }
+
+  /** The ids among `ids` that are not projects, archived or not. */
+  async missing(db: Db, ids: readonly string[]): Promise<string[]> {
+    const known = new Set(await projectStore.existing(db, ids));
+    return ids.filter((id) => !known.has(id));
   }
 
   /** The project when it exists and is not archived. */
@@ -283,41 +275,31 @@ export class ProjectService {
     return (await projectStore.environments(db, projectId)).map((row) => row.environment_name);
   }
 
-  private async change(id: string, changes: Updateable<ProjectTable>, updatedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      const before = await this.requireRow(tx.db, id);
-      await projectStore.update(tx.db, id, { ...changes, updated_at: new Date() });
-      const after = await this.requireRow(tx.db, id);
-      tx.record({
-        type: "project-updated",
-        createdBy: updatedBy,
-        project: id,
-        data: settings(after),
-        preData: settings(before),
-      });
-    });
-  }
-
-  /** Refuses when the project holds active flags; returns the names of its archived ones. */
-  private async refuseActiveFlags(db: Db, id: string, fate: string): Promise<string[]> {
-    const flags = await projectStore.flags(db, id);
-    const active = flags.filter((flag) => !flag.archived_at).map((flag) => flag.name);
+  /** Refuses when the project holds active flags. */
+  private async refuseActiveFlags(db: Db, id: string, fate: string): Promise<void> {
+    const active = (await this.flags().inProject(db, id))
+      .filter((flag) => !flag.archived)
+      .map((flag) => flag.name);
     if (active.length > 0) {
       throw validationError(
         `Project ${id} cannot be ${fate} while it holds active flags (${active.join(", ")}); archive them first`,
       );
     }
-    return flags.map((flag) => flag.name);
+  }
+
+  private async figures(db: Db, ids: string[]): Promise<Map<string, Figures>> {
+    return new Map((await this.flags().figures(db, ids)).map((figures) => [figures.project, figures]));
   }
 
   private async details(db: Db, id: string): Promise<ProjectDetails> {
-    const [row, environments] = await Promise.all([
+    const [row, environments, figures] = await Promise.all([
       projectStore.summary(db, id),
       projectStore.environments(db, id),
+      this.figures(db, [id]),
     ]);
     if (!row) throw notFound(`Could not find project with id ${id}`);
     return {
-      ...summary(row),
+      ...summary(row, figures.get(id)),
       featureLimit: row.feature_limit,
       featureNaming: naming(row),
       environments: environments.map((env) =>
@@ -326,11 +308,5 @@ export class ProjectService {
           : { environment: env.environment_name },
       ),
     };
-  }
-
-  private async requireRow(db: Db, id: string): Promise<ProjectRow> {
-    const row = await projectStore.byId(db, id);
-    if (!row) throw notFound(`Could not find project with id ${id}`);
-    return row;
   }
 }

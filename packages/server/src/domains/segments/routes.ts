@@ -1,44 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
-import { Constraint } from "../../shared/schemas.js";
+import { SegmentBody, SegmentId, SegmentList, SegmentUses, SegmentView } from "./schemas.js";
 import type { SegmentService } from "./service.js";
 
-const SegmentBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  project: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
-  constraints: Type.Array(Constraint),
-});
+const tags = ["Segments"];
 
-const Id = Type.Object({ id: Type.Integer() });
-
-export function segmentRoutes(app: App, segments: SegmentService): void {
-  app.get("/api/admin/segments", async () => ({ segments: await segments.list() }));
-
-  app.get("/api/admin/segments/:id", { schema: { params: Id } }, (request) =>
-    segments.get(request.params.id),
+/** Under `/api/admin/segments`. */
+export const segmentRoutes: FastifyPluginAsyncTypebox<{ segments: SegmentService }> = async (
+  app,
+  { segments },
+) => {
+  app.get(
+    "",
+    {
+      config: { permission: "NONE" },
+      schema: { tags, summary: "Every segment", response: { 200: SegmentList } },
+    },
+    async (request) => ({ segments: await segments.list(request.actor) }),
   );
 
-  app.get("/api/admin/segments/strategies/:id", { schema: { params: Id } }, async (request) => ({
-    strategies: await segments.strategiesOf(request.params.id),
-  }));
+  app.get(
+    "/:id",
+    {
+      config: { permission: "NONE" },
+      schema: { tags, summary: "One segment", params: SegmentId, response: { 200: SegmentView } },
+    },
+    (request) => segments.get(request.actor, request.params.id),
+  );
 
-  app.post("/api/admin/segments", { schema: { body: SegmentBody } }, async (request, reply) => {
-    const created = await segments.create(request.body, request.actor.name);
-    return reply.status(201).header("location", `segments/${created.id}`).send(created);
-  });
+  app.get(
+    "/strategies/:id",
+    {
+      config: { permission: "NONE" },
+      schema: {
+        tags,
+        summary: "The strategies that use a segment",
+        params: SegmentId,
+        response: { 200: SegmentUses },
+      },
+    },
+    async (request) => ({ strategies: await segments.strategiesOf(request.actor, request.params.id) }),
+  );
 
-  app.put(
-    "/api/admin/segments/:id",
-    { schema: { params: Id, body: SegmentBody } },
+  app.post(
+    "",
+    {
+      config: { permission: "CREATE_SEGMENT" },
+      schema: { tags, summary: "Creates a segment", body: SegmentBody, response: { 201: SegmentView } },
+    },
     async (request, reply) => {
-      await segments.update(request.params.id, request.body, request.actor.name);
-      return reply.status(204).send();
+      const created = await segments.create(request.actor, request.body);
+      return reply.status(201).header("location", `segments/${created.id}`).send(created);
     },
   );
 
-  app.delete("/api/admin/segments/:id", { schema: { params: Id } }, async (request, reply) => {
-    await segments.remove(request.params.id, request.actor.name);
-    return reply.status(204).send();
-  });
-}
+  app.put(
+    "/:id",
+    {
+      config: { permission: "UPDATE_SEGMENT" },
+      schema: {
+        tags,
+        summary: "Replaces a segment",
+        params: SegmentId,
+        body: SegmentBody,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await segments.update(request.actor, request.params.id, request.body);
+      reply.status(204);
+    },
+  );
+
+  app.delete(
+    "/:id",
+    {
+      config: { permission: "DELETE_SEGMENT" },
+      schema: {
+        tags,
+        summary: "Deletes an unused segment",
+        params: SegmentId,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await segments.remove(request.actor, request.params.id);
+      reply.status(204);
+    },
+  );
+};

@@ -1,37 +1,14 @@
 import { conflict, invalidField, nameExists, notFound } from "@signalbox/protocol";
+import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
-import type { ConstraintRow } from "../../db/schema.js";
 import { checkConstraints } from "../../shared/schemas.js";
+import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
+import type { StrategyUse } from "../features/strategies/schemas.js";
+import type { StrategyService } from "../features/strategies/service.js";
 import type { ProjectService } from "../projects/service.js";
+import type { SegmentInput, SegmentView } from "./schemas.js";
 import { type SegmentRow, segmentStore } from "./store.js";
-
-export interface SegmentView {
-  id: number;
-  name: string;
-  description: string | null;
-  project: string | null;
-  constraints: ConstraintRow[];
-  createdAt: string;
-  createdBy: string | null;
-  usedInFeatures: number;
-  usedInProjects: number;
-}
-
-export interface SegmentInput {
-  name: string;
-  description?: string | null;
-  project?: string | null;
-  constraints: ConstraintRow[];
-}
-
-export interface SegmentStrategy {
-  id: string;
-  featureName: string;
-  projectId: string;
-  environment: string;
-  strategyName: string;
-}
 
 const view = (row: SegmentRow): SegmentView => ({
   id: row.id,
@@ -45,98 +22,98 @@ const view = (row: SegmentRow): SegmentView => ({
   usedInProjects: row.used_in_projects,
 });
 
+const segments = resource<number, SegmentView>({
+  read: async (db, id) => {
+    const row = await segmentStore.byId(db, id);
+    return row && view(row);
+  },
+  missing: (id) => notFound(`Could not find segment with id ${id}`),
+  subject: (segment) => ({ project: segment.project }),
+  events: { created: "segment-created", updated: "segment-updated", deleted: "segment-deleted" },
+});
+
+/** Named lists of constraints that strategies share (`segments`). */
 export class SegmentService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
-    private readonly projects: ProjectService,
+    private readonly projects: Pick<ProjectService, "findActive">,
+    /** The strategies that use segments; they ask segments too, so are reached when asked. */
+    private readonly strategies: () => Pick<StrategyService, "usingSegment">,
   ) {}
 
-  async list(): Promise<SegmentView[]> {
+  async list(_actor: Actor): Promise<SegmentView[]> {
     return (await segmentStore.list(this.db)).map(view);
   }
 
-  async get(id: number): Promise<SegmentView> {
-    return view(await this.require(this.db, id));
+  get(_actor: Actor, id: number): Promise<SegmentView> {
+    return segments.require(this.db, id);
   }
 
-  create(input: SegmentInput, createdBy: string): Promise<SegmentView> {
+  create(actor: Actor, input: SegmentInput): Promise<SegmentView> {
     checkConstraints(input.constraints, "constraints");
-    return this.events.transaction(async (tx) => {
-      await this.checkProject(tx.db, input.project);
-      const id = await segmentStore.insert(tx.db, {
-        name: input.name,
-        description: input.description ?? null,
-        project: input.project ?? null,
-        constraints: JSON.stringify(input.constraints),
-        created_by: createdBy,
+    return this.events.change(actor, async (change) => {
+      await this.checkProject(change.db, input.project);
+      return segments.create(change, async () => {
+        const id = await segmentStore.insert(change.db, {
+          name: input.name,
+          description: input.description ?? null,
+          project: input.project ?? null,
+          constraints: JSON.stringify(input.constraints),
+          created_by: actor.name,
+        });
+        if (id === undefined) throw nameExists(`A segment named ${input.name} already exists`);
+        return id;
       });
-      if (id === undefined) throw nameExists(`A segment named ${input.name} already exists`);
-      const created = view(await this.require(tx.db, id));
-      tx.record({ type: "segment-created", createdBy, project: created.project, data: created });
-      return created;
     });
   }
 
-  async update(id: number, input: SegmentInput, updatedBy: string): Promise<void> {
+  async update(actor: Actor, id: number, input: SegmentInput): Promise<void> {
     checkConstraints(input.constraints, "constraints");
-    await this.events.transaction(async (tx) => {
-      const before = view(await this.require(tx.db, id));
-      if (await segmentStore.nameTaken(tx.db, input.name, id)) {
-        throw nameExists(`A segment named ${input.name} already exists`);
-      }
-      await this.checkProject(tx.db, input.project);
-      if (input.project) {
-        // A segment bound to a project may only serve that project's flags.
-        const elsewhere = (await segmentStore.strategiesUsing(tx.db, id)).find(
-          (strategy) => strategy.project_name !== input.project,
-        );
-        if (elsewhere) {
-          throw invalidField(
-            "project",
-            `The segment is used by flag ${elsewhere.feature_name} in project ${elsewhere.project_name}`,
-          );
+    await this.events.change(actor, (change) =>
+      segments.update(change, id, async () => {
+        if (await segmentStore.nameTaken(change.db, input.name, id)) {
+          throw nameExists(`A segment named ${input.name} already exists`);
         }
-      }
-      // As in the reference, a project left out is cleared; a description left out is kept.
-      await segmentStore.update(tx.db, id, {
-        name: input.name,
-        description: input.description,
-        project: input.project ?? null,
-        constraints: JSON.stringify(input.constraints),
-      });
-      const after = view(await this.require(tx.db, id));
-      tx.record({
-        type: "segment-updated",
-        createdBy: updatedBy,
-        project: after.project,
-        data: after,
-        preData: before,
-      });
-    });
+        await this.checkProject(change.db, input.project);
+        if (input.project) {
+          // A segment bound to a project may only serve that project's flags.
+          const elsewhere = (await this.usedBy(change.db, id)).find(
+            (strategy) => strategy.projectId !== input.project,
+          );
+          if (elsewhere) {
+            throw invalidField(
+              "project",
+              `The segment is used by flag ${elsewhere.featureName} in project ${elsewhere.projectId}`,
+            );
+          }
+        }
+        // As in the reference, a project left out is cleared; a description left out is kept.
+        await segmentStore.update(change.db, id, {
+          name: input.name,
+          description: input.description,
+          project: input.project ?? null,
+          constraints: JSON.stringify(input.constraints),
+        });
+      }),
+    );
   }
 
-  async remove(id: number, deletedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      const before = view(await this.require(tx.db, id));
-      const users = await segmentStore.strategiesUsing(tx.db, id);
-      if (users.length > 0) {
-        const flags = [...new Set(users.map((strategy) => strategy.feature_name))].join(", ");
-        throw conflict(`Segment ${before.name} is used by strategies of ${flags} and cannot be deleted`);
-      }
-      await segmentStore.remove(tx.db, id);
-      tx.record({ type: "segment-deleted", createdBy: deletedBy, project: before.project, preData: before });
-    });
+  async remove(actor: Actor, id: number): Promise<void> {
+    await this.events.change(actor, (change) =>
+      segments.remove(change, id, async (before) => {
+        const users = await this.usedBy(change.db, id);
+        if (users.length > 0) {
+          const flags = [...new Set(users.map((strategy) => strategy.featureName))].join(", ");
+          throw conflict(`Segment ${before.name} is used by strategies of ${flags} and cannot be deleted`);
+        }
+        await segmentStore.remove(change.db, id);
+      }),
+    );
   }
 
-  async strategiesOf(id: number): Promise<SegmentStrategy[]> {
-    return (await segmentStore.strategiesUsing(this.db, id)).map((row) => ({
-      id: row.id,
-      featureName: row.feature_name,
-      projectId: row.project_name,
-      environment: row.environment,
-      strategyName: row.strategy_name,
-    }));
+  async strategiesOf(_actor: Actor, id: number): Promise<StrategyUse[]> {
+    return this.usedBy(this.db, id);
   }
 
   /** For strategies that name segments: every id must be a segment. */
@@ -146,15 +123,13 @@ export class SegmentService {
     if (unknown !== undefined) throw invalidField("segments", `Segment ${unknown} does not exist`);
   }
 
+  private usedBy(db: Db, id: number): Promise<StrategyUse[]> {
+    return this.strategies().usingSegment(db, id);
+  }
+
   private async checkProject(db: Db, project: string | null | undefined): Promise<void> {
     if (project && !(await this.projects.findActive(db, project))) {
       throw invalidField("project", `Active project with id ${project} does not exist`);
     }
-  }
-
-  private async require(db: Db, id: number): Promise<SegmentRow> {
-    const row = await segmentStore.byId(db, id);
-    if (!row) throw notFound(`Could not find segment with id ${id}`);
-    return row;
   }
 }

@@ -42,14 +42,4 @@ export const segmentStore = {
     ids.length === 0
       ? []
       : (await db.selectFrom("segments").select("id").where("id", "in", ids).execute()).map((row) => row.id),
-
-  strategiesUsing: (db: Db, id: number) =>
-    db
-      .selectFrom("feature_strategies")
-      .select(["id", "feature_name", "project_name", "environment", "strategy_name"])
-      .where(sql<boolean>`${id} = any(segments)`)
-      .orderBy("feature_name")
-      .orderBy("environment")
-      .orderBy("sort_order")
-      .execute(),
 };

@@ -1,56 +1,90 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
-import { urlSafeName } from "../../shared/schemas.js";
+import {
+  NewStrategyDefinition,
+  StrategyDefinition,
+  StrategyDefinitionList,
+  StrategyDefinitionUpdate,
+  StrategyName,
+} from "./schemas.js";
 import type { StrategyDefinitionService } from "./service.js";
 
-const Parameter = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  type: Type.Enum(["string", "percentage", "list", "number", "boolean"]),
-  description: Type.Optional(Type.String()),
-  required: Type.Optional(Type.Boolean()),
-});
+const tags = ["Strategies"];
 
-const Definition = {
-  displayName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  parameters: Type.Optional(Type.Array(Parameter)),
-};
+/** The strategies flags may use, built-in and custom, under /api/admin/strategies. */
+export const strategyDefinitionRoutes: FastifyPluginAsyncTypebox<{
+  definitions: StrategyDefinitionService;
+}> = async (app, { definitions }) => {
+  app.get(
+    "",
+    {
+      schema: { tags, summary: "List the strategies", response: { 200: StrategyDefinitionList } },
+      config: { permission: "NONE" },
+    },
+    async (request) => ({ version: 1 as const, strategies: await definitions.list(request.actor) }),
+  );
 
-const Name = Type.Object({ name: Type.String() });
-
-export function strategyDefinitionRoutes(app: App, definitions: StrategyDefinitionService): void {
-  app.get("/api/admin/strategies", async () => ({ version: 1, strategies: await definitions.list() }));
-
-  app.get("/api/admin/strategies/:name", { schema: { params: Name } }, (request) =>
-    definitions.get(request.params.name),
+  app.get(
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Get a strategy",
+        params: StrategyName,
+        response: { 200: StrategyDefinition },
+      },
+      config: { permission: "NONE" },
+    },
+    (request) => definitions.get(request.actor, request.params.name),
   );
 
   app.post(
-    "/api/admin/strategies",
-    { schema: { body: Type.Object({ name: urlSafeName(), ...Definition }) } },
+    "",
+    {
+      schema: {
+        tags,
+        summary: "Create a custom strategy",
+        body: NewStrategyDefinition,
+        response: { 201: StrategyDefinition },
+      },
+      config: { permission: "CREATE_STRATEGY" },
+    },
     async (request, reply) => {
-      const created = await definitions.create(request.body, request.actor.name);
+      const created = await definitions.create(request.actor, request.body);
       return reply.status(201).header("location", `strategies/${created.name}`).send(created);
     },
   );
 
-  // Clients of the reference send the name in the body as well; the path decides.
   app.put(
-    "/api/admin/strategies/:name",
-    { schema: { params: Name, body: Type.Object({ name: Type.Optional(Type.String()), ...Definition }) } },
-    async (request, reply) => {
-      await definitions.update(request.params.name, request.body, request.actor.name);
-      return reply.status(200).send();
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Change a custom strategy",
+        params: StrategyName,
+        body: StrategyDefinitionUpdate,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "UPDATE_STRATEGY" },
+    },
+    async (request) => {
+      await definitions.update(request.actor, request.params.name, request.body);
     },
   );
 
-  for (const [path, deprecated] of [
-    ["deprecate", true],
-    ["reactivate", false],
+  for (const [path, deprecated, summary] of [
+    ["deprecate", true, "Deprecate a strategy"],
+    ["reactivate", false, "Reactivate a deprecated strategy"],
   ] as const) {
-    app.post(`/api/admin/strategies/:name/${path}`, { schema: { params: Name } }, async (request, reply) => {
-      await definitions.setDeprecated(request.params.name, deprecated, request.actor.name);
-      return reply.status(200).send();
-    });
+    app.post(
+      `/:name/${path}`,
+      {
+        schema: { tags, summary, params: StrategyName, response: { 200: Type.Null() } },
+        config: { permission: "UPDATE_STRATEGY" },
+      },
+      async (request) => {
+        await definitions.setDeprecated(request.actor, request.params.name, deprecated);
+      },
+    );
   }
-}
+};

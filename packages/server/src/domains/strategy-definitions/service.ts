@@ -1,29 +1,15 @@
 import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
+import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
+import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
+import type {
+  NewStrategyDefinition,
+  StrategyDefinitionUpdate,
+  StrategyDefinitionView,
+  StrategyParameter,
+} from "./schemas.js";
 import { type StrategyDefinitionRow, strategyDefinitionStore } from "./store.js";
-
-export interface StrategyParameter {
-  name: string;
-  type: string;
-  description: string;
-  required: boolean;
-}
-
-export interface StrategyDefinitionView {
-  name: string;
-  displayName: string | null;
-  description: string | null;
-  editable: boolean;
-  deprecated: boolean;
-  parameters: StrategyParameter[];
-}
-
-export interface StrategyDefinitionInput {
-  displayName?: string | null;
-  description?: string | null;
-  parameters?: { name: string; type: string; description?: string; required?: boolean }[];
-}
 
 const view = (row: StrategyDefinitionRow): StrategyDefinitionView => ({
   name: row.name,
@@ -34,14 +20,25 @@ const view = (row: StrategyDefinitionRow): StrategyDefinitionView => ({
   parameters: row.parameters,
 });
 
+const definitions = resource({
+  read: async (db: Db, name: string) => {
+    const row = await strategyDefinitionStore.byName(db, name);
+    return row && view(row);
+  },
+  missing: (name) => notFound(`Could not find strategy ${name}`),
+  events: { created: "strategy-created", updated: "strategy-updated" },
+});
+
 /** The columns a definition is stored in, once its parameter names are known to be distinct. */
-function columns(input: StrategyDefinitionInput) {
-  const parameters = (input.parameters ?? []).map((parameter) => ({
-    name: parameter.name,
-    type: parameter.type,
-    description: parameter.description ?? "",
-    required: parameter.required ?? false,
-  }));
+function columns(input: StrategyDefinitionUpdate) {
+  const parameters = (input.parameters ?? []).map(
+    (parameter): StrategyParameter => ({
+      name: parameter.name,
+      type: parameter.type,
+      description: parameter.description ?? "",
+      required: parameter.required ?? false,
+    }),
+  );
   const names = parameters.map((parameter) => parameter.name);
   const twice = names.find((name, index) => names.indexOf(name) !== index);
   if (twice) throw invalidField("parameters", `Parameter ${twice} is listed twice`);
@@ -58,62 +55,48 @@ export class StrategyDefinitionService {
     private readonly events: EventService,
   ) {}
 
-  async list(): Promise<StrategyDefinitionView[]> {
+  async list(_actor: Actor): Promise<StrategyDefinitionView[]> {
     return (await strategyDefinitionStore.list(this.db)).map(view);
   }
 
-  async get(name: string): Promise<StrategyDefinitionView> {
-    return view(await this.require(this.db, name));
+  get(_actor: Actor, name: string): Promise<StrategyDefinitionView> {
+    return definitions.require(this.db, name);
   }
 
-  create(
-    input: StrategyDefinitionInput & { name: string },
-    createdBy: string,
-  ): Promise<StrategyDefinitionView> {
+  create(actor: Actor, input: NewStrategyDefinition): Promise<StrategyDefinitionView> {
     const values = columns(input);
-    return this.events.transaction(async (tx) => {
-      if (!(await strategyDefinitionStore.insert(tx.db, { ...values, name: input.name }))) {
-        throw nameExists(`A strategy named ${input.name} already exists`);
-      }
-      const created = view(await this.require(tx.db, input.name));
-      tx.record({ type: "strategy-created", createdBy, data: created });
-      return created;
-    });
+    return this.events.change(actor, (change) =>
+      definitions.create(change, async () => {
+        if (!(await strategyDefinitionStore.insert(change.db, { ...values, name: input.name }))) {
+          throw nameExists(`A strategy named ${input.name} already exists`);
+        }
+        return input.name;
+      }),
+    );
   }
 
-  async update(name: string, input: StrategyDefinitionInput, updatedBy: string): Promise<void> {
+  async update(actor: Actor, name: string, input: StrategyDefinitionUpdate): Promise<void> {
     const values = columns(input);
-    await this.events.transaction(async (tx) => {
-      const before = await this.require(tx.db, name);
-      if (before.built_in) throw validationError(`Built-in strategy ${name} cannot be edited`);
-      await strategyDefinitionStore.update(tx.db, name, values);
-      const after = view(await this.require(tx.db, name));
-      tx.record({ type: "strategy-updated", createdBy: updatedBy, data: after, preData: view(before) });
-    });
+    await this.events.change(actor, (change) =>
+      definitions.update(change, name, async (before) => {
+        if (!before.editable) throw validationError(`Built-in strategy ${name} cannot be edited`);
+        await strategyDefinitionStore.update(change.db, name, values);
+      }),
+    );
   }
 
-  async setDeprecated(name: string, deprecated: boolean, updatedBy: string): Promise<void> {
+  async setDeprecated(actor: Actor, name: string, deprecated: boolean): Promise<void> {
     // SDKs fall back to `default`; it has to stay available.
     if (deprecated && name === "default") throw validationError("The default strategy cannot be deprecated");
-    await this.events.transaction(async (tx) => {
-      await this.require(tx.db, name);
-      await strategyDefinitionStore.update(tx.db, name, { deprecated });
-      tx.record({
-        type: deprecated ? "strategy-deprecated" : "strategy-reactivated",
-        createdBy: updatedBy,
-        data: { name },
-      });
+    await this.events.change(actor, async (change) => {
+      await definitions.require(change.db, name);
+      await strategyDefinitionStore.update(change.db, name, { deprecated });
+      change.record({ type: deprecated ? "strategy-deprecated" : "strategy-reactivated", data: { name } });
     });
   }
 
   /** For other domains, inside their transaction: a strategy's parameters, or undefined when there is no such strategy. */
   async parametersOf(db: Db, name: string): Promise<StrategyParameter[] | undefined> {
     return (await strategyDefinitionStore.byName(db, name))?.parameters;
-  }
-
-  private async require(db: Db, name: string): Promise<StrategyDefinitionRow> {
-    const row = await strategyDefinitionStore.byName(db, name);
-    if (!row) throw notFound(`Could not find strategy ${name}`);
-    return row;
   }
 }

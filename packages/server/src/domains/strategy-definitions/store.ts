@@ -20,6 +20,7 @@ export const strategyDefinitionStore = {
       .returning("name")
       .executeTakeFirst()) !== undefined,
 
-  update: (db: Db, name: string, changes: Updateable<StrategyDefinitionTable>) =>
-    db.updateTable("strategy_definitions").set(changes).where("name", "=", name).execute(),
+  async update(db: Db, name: string, changes: Updateable<StrategyDefinitionTable>): Promise<void> {
+    await db.updateTable("strategy_definitions").set(changes).where("name", "=", name).execute();
+  },
 };

@@ -1,47 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
-import { urlSafeName } from "../../shared/schemas.js";
+import {
+  NewTagType,
+  OneTagType,
+  TagType,
+  TagTypeChanges,
+  TagTypeList,
+  TagTypeName,
+  TagTypeValidation,
+} from "./schemas.js";
 import type { TagTypeService } from "./service.js";
 
-const Changes = {
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  icon: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-};
+const tags = ["Tags"];
 
-// The reference's tag type names: URL-safe, 2 to 50 characters.
-const NewTagType = Type.Object({ name: urlSafeName({ minLength: 2, maxLength: 50 }), ...Changes });
+/** The kinds of tag flags can carry, under /api/admin/tag-types. */
+export const tagTypeRoutes: FastifyPluginAsyncTypebox<{ tagTypes: TagTypeService }> = async (
+  app,
+  { tagTypes },
+) => {
+  app.get(
+    "",
+    {
+      schema: { tags, summary: "List the tag types", response: { 200: TagTypeList } },
+      config: { permission: "NONE" },
+    },
+    async (request) => ({ version: 1 as const, tagTypes: await tagTypes.list(request.actor) }),
+  );
 
-const Name = Type.Object({ name: Type.String() });
+  app.get(
+    "/:name",
+    {
+      schema: { tags, summary: "Get a tag type", params: TagTypeName, response: { 200: OneTagType } },
+      config: { permission: "NONE" },
+    },
+    async (request) => ({
+      version: 1 as const,
+      tagType: await tagTypes.get(request.actor, request.params.name),
+    }),
+  );
 
-export function tagTypeRoutes(app: App, tagTypes: TagTypeService): void {
-  app.get("/api/admin/tag-types", async () => ({ version: 1, tagTypes: await tagTypes.list() }));
-
-  app.get("/api/admin/tag-types/:name", { schema: { params: Name } }, async (request) => ({
-    version: 1,
-    tagType: await tagTypes.get(request.params.name),
-  }));
-
-  app.post("/api/admin/tag-types", { schema: { body: NewTagType } }, async (request, reply) => {
-    const created = await tagTypes.create(request.body, request.actor.name);
-    return reply.status(201).header("location", `tag-types/${created.name}`).send(created);
-  });
-
-  app.put(
-    "/api/admin/tag-types/:name",
-    { schema: { params: Name, body: Type.Object(Changes) } },
+  app.post(
+    "",
+    {
+      schema: { tags, summary: "Create a tag type", body: NewTagType, response: { 201: TagType } },
+      config: { permission: "CREATE_TAG_TYPE" },
+    },
     async (request, reply) => {
-      await tagTypes.update(request.params.name, request.body, request.actor.name);
-      return reply.status(200).send();
+      const created = await tagTypes.create(request.actor, request.body);
+      return reply.status(201).header("location", `tag-types/${created.name}`).send(created);
     },
   );
 
-  app.delete("/api/admin/tag-types/:name", { schema: { params: Name } }, async (request, reply) => {
-    await tagTypes.remove(request.params.name, request.actor.name);
-    return reply.status(200).send();
-  });
+  app.put(
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Change a tag type's description or icon",
+        params: TagTypeName,
+        body: TagTypeChanges,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "UPDATE_TAG_TYPE" },
+    },
+    async (request) => {
+      await tagTypes.update(request.actor, request.params.name, request.body);
+    },
+  );
 
-  app.post("/api/admin/tag-types/validate", { schema: { body: NewTagType } }, async (request) => {
-    await tagTypes.validateName(request.body.name);
-    return { valid: true, tagType: { description: null, icon: null, ...request.body } };
-  });
-}
+  app.delete(
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Delete a tag type and every tag of that type",
+        params: TagTypeName,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "DELETE_TAG_TYPE" },
+    },
+    async (request) => {
+      await tagTypes.remove(request.actor, request.params.name);
+    },
+  );
+
+  app.post(
+    "/validate",
+    {
+      schema: {
+        tags,
+        summary: "Check that a new tag type could take a name",
+        body: NewTagType,
+        response: { 200: TagTypeValidation },
+      },
+      config: { permission: "NONE" },
+    },
+    async (request) => {
+      await tagTypes.validateName(request.actor, request.body.name);
+      const { name, description = null, icon = null } = request.body;
+      return { valid: true as const, tagType: { name, description, icon } };
+    },
+  );
+};

@@ -25,5 +25,7 @@ export const tagTypeStore = {
     await db.updateTable("tag_types").set(changes).where("name", "=", name).execute();
   },
 
-  remove: (db: Db, name: string) => db.deleteFrom("tag_types").where("name", "=", name).execute(),
+  async remove(db: Db, name: string): Promise<void> {
+    await db.deleteFrom("tag_types").where("name", "=", name).execute();
+  },
 };

@@ -1,47 +1,65 @@
-import { invalidField } from "@signalbox/protocol";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { App } from "../../http/app-type.js";
+import { anyTokenPermission } from "./permissions.js";
+import { CreatedToken, NewToken, Token, TokenExpiry, TokenKey, TokenList } from "./schemas.js";
 import type { TokenService } from "./service.js";
 
-const CreateToken = Type.Object({
-  tokenName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  /** The reference's older name for tokenName. */
-  username: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  type: Type.String(),
-  environment: Type.Optional(Type.String({ minLength: 1 })),
-  project: Type.Optional(Type.String({ minLength: 1 })),
-  projects: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-  expiresAt: Type.Optional(Type.Union([Type.String({ format: "date-time" }), Type.Null()])),
-});
+const tags = ["API tokens"];
 
-const UpdateToken = Type.Object({ expiresAt: Type.String({ format: "date-time" }) });
+/**
+ * API tokens, under /api/admin/api-tokens. A route admits anyone who may handle some type of
+ * token; the service then asks for the permission of the type at hand.
+ */
+export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokenService }> = async (app, { tokens }) => {
+  app.get(
+    "",
+    {
+      schema: { tags, summary: "List the API tokens the caller may see", response: { 200: TokenList } },
+      config: { permission: anyTokenPermission("read") },
+    },
+    async (request) => ({ tokens: await tokens.list(request.actor) }),
+  );
 
-export function tokenRoutes(app: App, tokens: TokenService): void {
-  app.get("/api/admin/api-tokens", async () => ({ tokens: await tokens.list() }));
-
-  app.post("/api/admin/api-tokens", { schema: { body: CreateToken } }, async (request, reply) => {
-    const body = request.body;
-    const tokenName = body.tokenName ?? body.username;
-    if (!tokenName) throw invalidField("tokenName", "tokenName is required");
-    const projects = body.projects ?? (body.project ? [body.project] : undefined);
-    const created = await tokens.create({ ...body, tokenName, projects }, request.actor.name);
-    return reply.status(201).header("location", `api-tokens/${created.id}`).send(created);
-  });
+  app.post(
+    "",
+    {
+      schema: { tags, summary: "Create an API token", body: NewToken, response: { 201: CreatedToken } },
+      config: { permission: anyTokenPermission("create") },
+    },
+    async (request, reply) => {
+      const created = await tokens.create(request.actor, request.body);
+      return reply.status(201).header("location", `api-tokens/${created.id}`).send(created);
+    },
+  );
 
   app.put(
-    "/api/admin/api-tokens/:token",
-    { schema: { params: Type.Object({ token: Type.String() }), body: UpdateToken } },
-    async (request) => {
-      return tokens.updateExpiry(request.params.token, request.body.expiresAt, request.actor.name);
+    "/:token",
+    {
+      schema: {
+        tags,
+        summary: "Change when an API token expires",
+        params: TokenKey,
+        body: TokenExpiry,
+        response: { 200: Token },
+      },
+      config: { permission: anyTokenPermission("update") },
     },
+    (request) => tokens.updateExpiry(request.actor, request.params.token, request.body.expiresAt),
   );
 
   app.delete(
-    "/api/admin/api-tokens/:token",
-    { schema: { params: Type.Object({ token: Type.String() }) } },
-    async (request, reply) => {
-      await tokens.remove(request.params.token, request.actor.name);
-      return reply.status(200).send();
+    "/:token",
+    {
+      schema: {
+        tags,
+        summary: "Delete an API token, by id or by its secret",
+        params: TokenKey,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: anyTokenPermission("delete") },
+    },
+    async (request) => {
+      await tokens.remove(request.actor, request.params.token);
     },
   );
-}
+};

@@ -1,34 +1,18 @@
 import { createHash, randomBytes } from "node:crypto";
 import { invalidField, notFound } from "@signalbox/protocol";
-import type { TokenActor, TokenType } from "../../access/actor.js";
+import type { Actor, TokenActor, TokenType } from "../../access/actor.js";
+import { can, requirePermission } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
+import type { EnvironmentService } from "../environments/service.js";
+import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
+import type { ProjectService } from "../projects/service.js";
+import { TOKEN_PERMISSIONS } from "./permissions.js";
+import type { CreatedToken, NewToken, TokenView } from "./schemas.js";
 import { type TokenRow, tokenStore } from "./store.js";
 
 /** Who is calling, resolved from the `authorization` header. */
 export type Principal = TokenActor;
-
-export interface NewToken {
-  tokenName: string;
-  type: string;
-  environment?: string;
-  projects?: string[];
-  expiresAt?: string | null;
-}
-
-export interface TokenView {
-  id: number;
-  tokenName: string;
-  username: string;
-  type: TokenType;
-  environment: string;
-  project: string;
-  projects: string[];
-  secretPrefix: string;
-  createdAt: string;
-  expiresAt: string | null;
-  seenAt: string | null;
-}
 
 const hash = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
@@ -70,6 +54,17 @@ function view(row: TokenRow): TokenView {
   };
 }
 
+// The update event carries no environment, as it always has: only create and delete name one.
+const tokens = resource({
+  read: async (db: Db, id: number) => {
+    const row = await tokenStore.byId(db, id);
+    return row && view(row);
+  },
+  missing: (id) => notFound(`Could not find API token ${id}`),
+  subject: (token) => ({ environment: token.environment }),
+  events: { created: "api-token-created", deleted: "api-token-deleted" },
+});
+
 // Revocations do not wait for this: every instance drops its cache when credentials change.
 const CACHE_MS = 60_000;
 
@@ -95,6 +90,8 @@ export class TokenService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
+    private readonly environments: EnvironmentService,
+    private readonly projects: ProjectService,
   ) {
     events.onCredentialsChanged(() => {
       this.generation++;
@@ -120,16 +117,22 @@ export class TokenService {
     await tokenStore.markSeen(this.db, ids, new Date());
   }
 
-  async list(): Promise<TokenView[]> {
-    return (await tokenStore.list(this.db)).map(view);
+  /** The tokens of the types the actor may read. */
+  async list(actor: Actor): Promise<TokenView[]> {
+    return (await tokenStore.list(this.db))
+      .map(view)
+      .filter((token) => can(actor, TOKEN_PERMISSIONS.read[token.type]));
   }
 
   /** Creates a token and returns its secret: the only time anyone sees it. */
-  async create(input: NewToken, createdBy: string, secret?: string): Promise<TokenView & { secret: string }> {
+  async create(actor: Actor, input: NewToken, secret?: string): Promise<CreatedToken> {
     const type = tokenType(input.type);
-    if (!type)
-      return Promise.reject(invalidField("type", `type must be one of client, backend, frontend, admin`));
-    const projects = [...new Set(input.projects?.length ? input.projects : ["*"])];
+    if (!type) throw invalidField("type", `type must be one of client, backend, frontend, admin`);
+    requirePermission(actor, TOKEN_PERMISSIONS.create[type]);
+    const tokenName = input.tokenName ?? input.username;
+    if (!tokenName) throw invalidField("tokenName", "tokenName is required");
+    const requested = input.projects ?? (input.project ? [input.project] : []);
+    const projects = [...new Set(requested.length > 0 ? requested : ["*"])];
     const scope = projects.includes("*") ? ["*"] : projects;
     const environment = input.environment ?? (type === "admin" ? "*" : "development");
     if (type === "admin" && (environment !== "*" || scope[0] !== "*")) {
@@ -142,81 +145,75 @@ export class TokenService {
     if (expiresAt && Number.isNaN(expiresAt.getTime()))
       throw invalidField("expiresAt", "expiresAt must be a date");
 
-    return this.events.transaction(async (tx) => {
-      if (type !== "admin" && !(await tokenStore.environmentExists(tx.db, environment))) {
+    return this.events.change(actor, async (change) => {
+      if (type !== "admin" && (await this.environments.missing(change.db, [environment])).length > 0) {
         throw invalidField("environment", `environment ${environment} does not exist`);
       }
       if (scope[0] !== "*") {
-        const existing = new Set(await tokenStore.existingProjects(tx.db, scope));
-        const missing = scope.find((project) => !existing.has(project));
+        const [missing] = await this.projects.missing(change.db, scope);
         if (missing) throw invalidField("projects", `project ${missing} does not exist`);
       }
       const prefix = `${projectPart(scope)}:${environment}.`;
       const full = secret ?? `${prefix}${randomBytes(28).toString("hex")}`;
-      const row = await tokenStore.insert(tx.db, {
-        token_name: input.tokenName,
-        type,
-        environment,
-        projects: scope,
-        secret_hash: hash(full),
-        // The scope only: any part of the random secret would help guess a short one.
-        display: full.slice(0, full.indexOf(".") + 1),
-        expires_at: expiresAt,
-      });
-      const created = view(row);
-      tx.record({ type: "api-token-created", createdBy, data: created, environment: created.environment });
-      tx.credentialsChanged();
+      const created = await tokens.create(change, () =>
+        tokenStore.insert(change.db, {
+          token_name: tokenName,
+          type,
+          environment,
+          projects: scope,
+          secret_hash: hash(full),
+          // The scope only: any part of the random secret would help guess a short one.
+          display: full.slice(0, full.indexOf(".") + 1),
+          expires_at: expiresAt,
+        }),
+      );
+      change.credentialsChanged();
       return { ...created, secret: full };
     });
   }
 
   /** Creates the tokens named at start-up unless they exist: a fresh install is scriptable at once. */
-  async ensure(secrets: readonly string[], type: TokenType, createdBy: string): Promise<void> {
+  async ensure(actor: Actor, type: TokenType, secrets: readonly string[]): Promise<void> {
     for (const secret of secrets) {
       if (await tokenStore.byHash(this.db, hash(secret))) continue;
       const scope = parseTokenScope(secret);
       if (!scope) throw new Error(`initial ${type} token must look like <project>:<environment>.<secret>`);
       await this.create(
+        actor,
         { tokenName: `init-${type}`, type, environment: scope.environment, projects: scope.projects },
-        createdBy,
         secret,
       );
     }
   }
 
-  async updateExpiry(idText: string, expiresAt: string, updatedBy: string): Promise<TokenView> {
+  async updateExpiry(actor: Actor, idText: string, expiresAt: string): Promise<TokenView> {
     const date = new Date(expiresAt);
     if (Number.isNaN(date.getTime())) throw invalidField("expiresAt", "expiresAt must be a date");
     const id = tokenId(idText);
     if (id === undefined) throw notFound(`Could not find API token ${idText}`);
-    return this.events.transaction(async (tx) => {
-      const before = await tokenStore.byId(tx.db, id);
-      if (!before) throw notFound(`Could not find API token ${id}`);
-      const row = await tokenStore.updateExpiry(tx.db, id, date);
-      const updated = view(row!);
-      tx.record({ type: "api-token-updated", createdBy: updatedBy, data: updated, preData: view(before) });
-      tx.credentialsChanged();
-      return updated;
+    return this.events.change(actor, async (change) => {
+      const before = await tokens.require(change.db, id);
+      requirePermission(actor, TOKEN_PERMISSIONS.update[before.type]);
+      await tokenStore.updateExpiry(change.db, id, date);
+      const after = await tokens.require(change.db, id);
+      change.record({ type: "api-token-updated", data: after, preData: before });
+      change.credentialsChanged();
+      return after;
     });
   }
 
   /** Deletes by id, or by the full secret as older clients of the reference do. */
-  async remove(idOrSecret: string, deletedBy: string): Promise<void> {
-    await this.events.transaction(async (tx) => {
-      const id = /^\d+$/.test(idOrSecret) ? tokenId(idOrSecret) : undefined;
-      const row =
-        id !== undefined
-          ? await tokenStore.byId(tx.db, id)
-          : await tokenStore.byHash(tx.db, hash(idOrSecret));
-      if (!row) throw notFound(`Could not find API token ${idOrSecret}`);
-      await tokenStore.remove(tx.db, row.id);
-      tx.record({
-        type: "api-token-deleted",
-        createdBy: deletedBy,
-        preData: view(row),
-        environment: row.environment,
+  async remove(actor: Actor, idOrSecret: string): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      const id = /^\d+$/.test(idOrSecret)
+        ? tokenId(idOrSecret)
+        : (await tokenStore.byHash(change.db, hash(idOrSecret)))?.id;
+      if (id === undefined) throw notFound(`Could not find API token ${idOrSecret}`);
+      await tokens.remove(change, id, async (before) => {
+        requirePermission(actor, TOKEN_PERMISSIONS.delete[before.type]);
+        await tokenStore.remove(change.db, id);
       });
-      tx.credentialsChanged();
+      change.credentialsChanged();
     });
   }
 

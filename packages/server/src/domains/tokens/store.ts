@@ -13,26 +13,17 @@ export const tokenStore = {
   byId: (db: Db, id: number) =>
     db.selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirst(),
 
-  insert: (db: Db, token: Omit<TokenRow, "id" | "created_at" | "seen_at">) =>
-    db.insertInto("api_tokens").values(token).returningAll().executeTakeFirstOrThrow(),
+  insert: async (db: Db, token: Omit<TokenRow, "id" | "created_at" | "seen_at">): Promise<number> =>
+    (await db.insertInto("api_tokens").values(token).returning("id").executeTakeFirstOrThrow()).id,
 
-  remove: (db: Db, id: number) => db.deleteFrom("api_tokens").where("id", "=", id).execute(),
+  async remove(db: Db, id: number): Promise<void> {
+    await db.deleteFrom("api_tokens").where("id", "=", id).execute();
+  },
 
-  updateExpiry: (db: Db, id: number, expiresAt: Date | null) =>
-    db
-      .updateTable("api_tokens")
-      .set({ expires_at: expiresAt })
-      .where("id", "=", id)
-      .returningAll()
-      .executeTakeFirst(),
+  async updateExpiry(db: Db, id: number, expiresAt: Date | null): Promise<void> {
+    await db.updateTable("api_tokens").set({ expires_at: expiresAt }).where("id", "=", id).execute();
+  },
 
   markSeen: (db: Db, ids: number[], at: Date) =>
     db.updateTable("api_tokens").set({ seen_at: at }).where("id", "in", ids).execute(),
-
-  environmentExists: async (db: Db, name: string) =>
-    (await db.selectFrom("environments").select("name").where("name", "=", name).executeTakeFirst()) !==
-    undefined,
-
-  existingProjects: async (db: Db, ids: string[]) =>
-    (await db.selectFrom("projects").select("id").where("id", "in", ids).execute()).map((row) => row.id),
 };

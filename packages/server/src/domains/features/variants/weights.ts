@@ -1,16 +1,8 @@
 import { invalidField } from "@signalbox/protocol";
-import type { VariantRow } from "../../db/schema.js";
+import type { VariantRow } from "../../../db/schema.js";
+import type { VariantInput } from "./schemas.js";
 
-export const TOTAL_WEIGHT = 1000;
-
-export interface VariantInput {
-  name: string;
-  weight: number;
-  weightType?: string;
-  stickiness?: string;
-  payload?: { type: string; value: string };
-  overrides?: { contextName: string; values: string[] }[];
-}
+const TOTAL_WEIGHT = 1000;
 
 /**
  * The reference sorts variants with `a.name.localeCompare(b.name)`, which follows the
@@ -25,7 +17,7 @@ const collator = new Intl.Collator("en-US");
  * Variants in the order the reference stores and serves them, by name. SDKs walk the list
  * to place a user, so this order decides who gets which variant.
  */
-export function inReferenceOrder<T extends { name: string }>(variants: readonly T[]): T[] {
+function inReferenceOrder<T extends { name: string }>(variants: readonly T[]): T[] {
   return [...variants].sort((a, b) => collator.compare(a.name, b.name));
 }
 

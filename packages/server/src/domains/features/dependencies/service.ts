@@ -1,0 +1,86 @@
+import { ApiError, invalidField, notFound } from "@signalbox/protocol";
+import type { Actor } from "../../../access/actor.js";
+import type { Db } from "../../../db/connection.js";
+import type { EventService } from "../../events/service.js";
+import type { FlagService } from "../flags/service.js";
+import type { DependencyInput } from "./schemas.js";
+import { dependencyStore } from "./store.js";
+
+const refused = (message: string) => new ApiError("InvalidOperationError", message);
+
+/** Parent flags (`feature_dependencies`): one level deep, within one project. */
+export class DependencyService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventService,
+    private readonly flags: Pick<FlagService, "require" | "find" | "activeAmong" | "inProject">,
+  ) {}
+
+  async add(actor: Actor, projectId: string, child: string, input: DependencyInput): Promise<void> {
+    const enabled = input.enabled ?? true;
+    const variants = input.variants ?? [];
+    if (!enabled && variants.length > 0) {
+      throw invalidField("variants", "variants can only be required of a parent that must be enabled");
+    }
+    await this.events.change(actor, async (change) => {
+      const flag = await this.flags.require(change.db, projectId, child);
+      // Statuses and order of the checks as the reference's, which scripts may test for.
+      if (input.feature === child) throw refused("a flag cannot depend on itself");
+      if ((await this.childrenOf(change.db, [child])).length > 0) {
+        throw refused(`${child} has children of its own: dependencies are one level deep`);
+      }
+      if ((await dependencyStore.parentsOf(change.db, [input.feature])).length > 0) {
+        throw refused(`${input.feature} depends on another flag itself: dependencies are one level deep`);
+      }
+      const parent = await this.flags.find(change.db, input.feature);
+      if (!parent || parent.archived) throw refused(`parent flag ${input.feature} does not exist`);
+      if (parent.project !== flag.project)
+        throw notFound(`a parent flag must be in the same project as its child (${flag.project})`);
+      await dependencyStore.add(change.db, child, parent.name, enabled, variants);
+      change.record({
+        type: "feature-dependency-added",
+        project: flag.project,
+        featureName: child,
+        data: { feature: parent.name, enabled, variants },
+      });
+    });
+  }
+
+  /** Removes one parent, or all of them when `parent` is undefined. */
+  async remove(actor: Actor, projectId: string, child: string, parent: string | undefined): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      const flag = await this.flags.require(change.db, projectId, child);
+      const removed = await dependencyStore.remove(change.db, child, parent);
+      if (parent && removed === 0) throw notFound(`${child} does not depend on ${parent}`);
+      const subject = { project: flag.project, featureName: child };
+      change.record(
+        parent
+          ? { type: "feature-dependency-removed", ...subject, data: { feature: parent } }
+          : { type: "feature-dependencies-removed", ...subject },
+      );
+    });
+  }
+
+  /** Whether any flag of the project, archived ones too, depends on another. */
+  async hasAny(_actor: Actor, projectId: string): Promise<boolean> {
+    const names = (await this.flags.inProject(this.db, projectId)).map((flag) => flag.name);
+    return dependencyStore.anyChildAmong(this.db, names);
+  }
+
+  /** The parents of several flags, for their views. */
+  async parentsOf(db: Db, children: string[]) {
+    return (await dependencyStore.parentsOf(db, children)).map((row) => ({
+      child: row.child,
+      feature: row.parent,
+      enabled: row.enabled,
+      variants: row.variants,
+    }));
+  }
+
+  /** The active flags that depend on any of `parents`. */
+  async childrenOf(db: Db, parents: string[]): Promise<{ parent: string; child: string }[]> {
+    const links = await dependencyStore.childrenOf(db, parents);
+    const active = new Set(await this.flags.activeAmong(db, [...new Set(links.map((link) => link.child))]));
+    return links.filter((link) => active.has(link.child));
+  }
+}

@@ -1,0 +1,118 @@
+import type { Db } from "../../../db/connection.js";
+import type { FeatureView, ListingEntry } from "./schemas.js";
+import type { FlagLinks } from "./service.js";
+import { type FeatureRow, flagStore } from "./store.js";
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** Rows grouped by a key, read back as a list per key (empty when none). */
+function grouped<T>(rows: T[], key: (row: T) => string): (name: string) => T[] {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row));
+    if (list) list.push(row);
+    else map.set(key(row), [row]);
+  }
+  return (name) => map.get(name) ?? [];
+}
+
+/** Reads what the flag view shows of each flag: environments, strategies, tags, links, stage. */
+async function related(db: Db, names: string[], links: FlagLinks) {
+  const [environments, strategies, tags, parents, children, stages] = await Promise.all([
+    flagStore.environments(db, names),
+    links.strategies.ofFlags(db, names),
+    links.tags.ofFlags(db, names),
+    links.dependencies.parentsOf(db, names),
+    links.dependencies.childrenOf(db, names),
+    links.lifecycle.current(db, names),
+  ]);
+  return {
+    environments: grouped(environments, (row) => row.feature_name),
+    strategies: grouped(strategies, (row) => `${row.strategy.featureName}\u0000${row.environment}`),
+    tags: grouped(tags, (row) => row.featureName),
+    parents: grouped(parents, (row) => row.child),
+    children: grouped(children, (row) => row.parent),
+    stage: (name: string) => stages.get(name),
+  };
+}
+
+/** Full views of flags (the reference's Feature schema), in the order of `rows`. */
+export async function featureViews(db: Db, rows: FeatureRow[], links: FlagLinks): Promise<FeatureView[]> {
+  const linked = await related(
+    db,
+    rows.map((row) => row.name),
+    links,
+  );
+  return rows.map((row) => {
+    const environments = linked.environments(row.name).map((env) => {
+      const strategies = linked
+        .strategies(`${row.name}\u0000${env.environment}`)
+        .map((entry) => entry.strategy);
+      return {
+        name: env.environment,
+        featureName: row.name,
+        environment: env.environment,
+        type: env.type,
+        enabled: env.enabled,
+        sortOrder: env.sort_order,
+        variantCount: env.variants.length,
+        strategies,
+        variants: env.variants,
+        lastSeenAt: iso(env.last_seen_at),
+        hasStrategies: strategies.length > 0,
+        hasEnabledStrategies: strategies.some((strategy) => !strategy.disabled),
+      };
+    });
+    const stage = linked.stage(row.name);
+    return {
+      name: row.name,
+      type: row.type,
+      description: row.description,
+      project: row.project,
+      enabled: environments.some((env) => env.enabled),
+      stale: row.stale,
+      favorite: false,
+      impressionData: row.impression_data,
+      archived: row.archived_at !== null,
+      archivedAt: iso(row.archived_at),
+      createdAt: row.created_at.toISOString(),
+      createdBy: { id: row.created_by_user_id ?? 0, name: row.created_by ?? "unknown", imageUrl: "" },
+      lastSeenAt: iso(row.last_seen_at),
+      environments,
+      variants: environments[0]?.variants ?? [],
+      strategies: [],
+      tags: linked.tags(row.name).map(({ type, value }) => ({ type, value })),
+      children: linked.children(row.name).map((link) => link.child),
+      dependencies: linked
+        .parents(row.name)
+        .map(({ feature, enabled, variants }) => ({ feature, enabled, variants })),
+      ...(stage ? { lifecycle: stage } : {}),
+      collaborators: { users: [] },
+    };
+  });
+}
+
+/** The entries of a project's flag listing (endpoint 14). */
+export async function listingEntries(db: Db, rows: FeatureRow[], links: FlagLinks): Promise<ListingEntry[]> {
+  return (await featureViews(db, rows, links)).map((feature) => ({
+    name: feature.name,
+    type: feature.type,
+    description: feature.description,
+    stale: feature.stale,
+    favorite: false,
+    impressionData: feature.impressionData,
+    createdAt: feature.createdAt,
+    lastSeenAt: feature.lastSeenAt,
+    environments: feature.environments.map((env) => ({
+      name: env.name,
+      type: env.type,
+      enabled: env.enabled,
+      sortOrder: env.sortOrder,
+      variantCount: env.variantCount,
+      lastSeenAt: env.lastSeenAt,
+      hasStrategies: env.hasStrategies,
+      hasEnabledStrategies: env.hasEnabledStrategies,
+    })),
+    tags: feature.tags,
+  }));
+}

@@ -1,0 +1,97 @@
+import { type Static, Type } from "typebox";
+import { urlSafeName } from "../../shared/schemas.js";
+
+const Mode = Type.Enum(["open", "protected", "private"]);
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Description = Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const Stickiness = Type.Optional(Type.String({ minLength: 1, maxLength: 100 }));
+const NullableText = Type.Union([Type.String({ minLength: 1 }), Type.Null()]);
+
+export const NewProject = Type.Object({
+  id: urlSafeName(),
+  name: Name,
+  description: Description,
+  mode: Type.Optional(Mode),
+  defaultStickiness: Stickiness,
+  environments: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+});
+export type NewProject = Static<typeof NewProject>;
+
+export const ProjectUpdate = Type.Object({
+  name: Name,
+  description: Description,
+  mode: Type.Optional(Mode),
+  defaultStickiness: Stickiness,
+  featureLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+});
+export type ProjectUpdate = Static<typeof ProjectUpdate>;
+
+/** Endpoint 12: fields left out keep their value. */
+export const Settings = Type.Object({
+  mode: Type.Optional(Mode),
+  featureNaming: Type.Optional(
+    Type.Object({
+      pattern: NullableText,
+      example: Type.Optional(NullableText),
+      description: Type.Optional(NullableText),
+    }),
+  ),
+});
+export type Settings = Static<typeof Settings>;
+
+export const ListQuery = Type.Object({ archived: Type.Optional(Type.Boolean()) });
+export const ProjectId = Type.Object({ projectId: Type.String() });
+export const ProjectEnvironment = Type.Object({ projectId: Type.String(), environment: Type.String() });
+export const EnvironmentBody = Type.Object({ environment: Type.String({ minLength: 1 }) });
+
+const DateTime = Type.String({ format: "date-time" });
+const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+
+const summaryFields = {
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  health: Type.Integer(),
+  featureCount: Type.Integer(),
+  staleFeatureCount: Type.Integer(),
+  potentiallyStaleFeatureCount: Type.Integer(),
+  memberCount: Type.Integer(),
+  createdAt: DateTime,
+  updatedAt: NullableDateTime,
+  lastUpdatedAt: NullableDateTime,
+  archivedAt: NullableDateTime,
+  favorite: Type.Boolean(),
+  mode: Type.String(),
+  defaultStickiness: Type.String(),
+  avgTimeToProduction: Type.Number(),
+  lastReportedFlagUsage: NullableDateTime,
+  owners: Type.Array(Type.Object({ ownerType: Type.Literal("system") })),
+};
+
+/** A project as the listing (endpoint 7) shows it. */
+export const ProjectSummary = Type.Object(summaryFields);
+export type ProjectSummary = Static<typeof ProjectSummary>;
+
+export const ProjectList = Type.Object({ version: Type.Integer(), projects: Type.Array(ProjectSummary) });
+
+export const FeatureNaming = Type.Object({
+  pattern: Type.Union([Type.String(), Type.Null()]),
+  example: Type.Union([Type.String(), Type.Null()]),
+  description: Type.Union([Type.String(), Type.Null()]),
+});
+
+export type FeatureNaming = Static<typeof FeatureNaming>;
+
+/** A project with its settings and environments. */
+export const ProjectDetails = Type.Object({
+  ...summaryFields,
+  featureLimit: Type.Union([Type.Integer(), Type.Null()]),
+  featureNaming: FeatureNaming,
+  environments: Type.Array(
+    Type.Object({
+      environment: Type.String(),
+      defaultStrategy: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    }),
+  ),
+});
+export type ProjectDetails = Static<typeof ProjectDetails>;

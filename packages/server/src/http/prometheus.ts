@@ -1,0 +1,40 @@
+import { Type } from "typebox";
+import type { Telemetry } from "../telemetry.js";
+import type { App } from "./app-type.js";
+
+/**
+ * The reference's Prometheus endpoint, open as the reference's is: operators block
+ * /internal-backstage at the network edge. Every request's duration is recorded by route
+ * pattern, so flag names in URLs do not multiply the series.
+ */
+export function prometheusRoutes(app: App, telemetry: Telemetry): void {
+  app.addHook("onResponse", async (request, reply) => {
+    const path = request.routeOptions.url;
+    if (path === undefined) return;
+    telemetry.requestDuration.observe(
+      { path, method: request.method, status: String(reply.statusCode) },
+      reply.elapsedTime,
+    );
+  });
+
+  app.get(
+    "/internal-backstage/prometheus",
+    {
+      config: { auth: "public" },
+      schema: {
+        tags: ["Operations"],
+        summary: "Metrics in the Prometheus text format",
+        response: {
+          200: {
+            description: "Prometheus text exposition",
+            content: { "text/plain": { schema: Type.String() } },
+          },
+        },
+      },
+    },
+    async (_, reply) => {
+      const text = await telemetry.registry.metrics();
+      return reply.type(telemetry.registry.contentType).send(text);
+    },
+  );
+}
