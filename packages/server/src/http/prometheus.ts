@@ -8,13 +8,23 @@ import type { App } from "./app-type.js";
  * pattern, so flag names in URLs do not multiply the series.
  */
 export function prometheusRoutes(app: App, telemetry: Telemetry): void {
+  // One child per route, method and status, found by a string key: prom-client would
+  // otherwise hash a labels object on every request, the SDK endpoints' included.
+  const series = new Map<string, { observe(value: number): void }>();
   app.addHook("onResponse", async (request, reply) => {
     const path = request.routeOptions.url;
     if (path === undefined) return;
-    telemetry.requestDuration.observe(
-      { path, method: request.method, status: String(reply.statusCode) },
-      reply.elapsedTime,
-    );
+    const key = `${reply.statusCode} ${request.method} ${path}`;
+    let child = series.get(key);
+    if (!child) {
+      child = telemetry.requestDuration.labels({
+        path,
+        method: request.method,
+        status: String(reply.statusCode),
+      });
+      series.set(key, child);
+    }
+    child.observe(reply.elapsedTime);
   });
 
   app.get(
