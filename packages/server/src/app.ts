@@ -1,8 +1,10 @@
+import cookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyPluginAsync, LogController, type RouteOptions } from "fastify";
 import { Type } from "typebox";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
+import { GrantsService } from "./domains/access/grants/service.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
 import { ClientFeaturesService } from "./domains/client-api/service.js";
 import { contextFieldRoutes } from "./domains/context-fields/routes.js";
@@ -27,16 +29,19 @@ import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
 import { applicationRoutes, usageRoutes } from "./domains/metrics/routes.js";
 import { MetricsService } from "./domains/metrics/service.js";
+import { PersonalTokenService } from "./domains/personal-tokens/service.js";
 import { projectRoutes } from "./domains/projects/routes.js";
 import { ProjectService } from "./domains/projects/service.js";
 import { segmentRoutes } from "./domains/segments/routes.js";
 import { SegmentService } from "./domains/segments/service.js";
+import { SessionService } from "./domains/sessions/service.js";
 import { strategyDefinitionRoutes } from "./domains/strategy-definitions/routes.js";
 import { StrategyDefinitionService } from "./domains/strategy-definitions/service.js";
 import { tagTypeRoutes } from "./domains/tag-types/routes.js";
 import { TagTypeService } from "./domains/tag-types/service.js";
 import { tokenRoutes } from "./domains/tokens/routes.js";
 import { TokenService } from "./domains/tokens/service.js";
+import { UserService } from "./domains/users/service.js";
 import type { App } from "./http/app-type.js";
 import { authenticate, requireDeclaredPermission } from "./http/auth.js";
 import { handleError, handleNotFound } from "./http/error-handler.js";
@@ -55,6 +60,10 @@ export function createServices(db: Db, telemetry = new Telemetry()) {
   // A project's flags live in it: projects reach them when asked, as flags ask projects too.
   const projects = new ProjectService(db, events, environments, () => flags);
   const tokens = new TokenService(db, events, environments, projects);
+  const grants = new GrantsService(db, events, projects);
+  const users = new UserService(db, events, grants);
+  const sessions = new SessionService(db, users);
+  const personalTokens = new PersonalTokenService(db, users);
   const segments = new SegmentService(db, events, projects, () => strategies);
   const contextFields = new ContextFieldService(db, events);
   const tagTypes = new TagTypeService(db, events);
@@ -80,6 +89,10 @@ export function createServices(db: Db, telemetry = new Telemetry()) {
     telemetry,
     events,
     tokens,
+    grants,
+    users,
+    sessions,
+    personalTokens,
     clientFeatures,
     frontend,
     metrics,
@@ -140,9 +153,17 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   app.addHook("preValidation", refuseUnstorableText);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
+  // Cookies are parsed where a session is looked for, not on every SDK request.
+  await app.register(cookie, { hook: false });
   app.addHook(
     "onRequest",
-    authenticate((secret) => services.tokens.resolve(secret)),
+    authenticate({
+      bearer: (secret) =>
+        secret.startsWith("user:")
+          ? services.personalTokens.resolve(secret)
+          : services.tokens.resolve(secret),
+      session: (id) => services.sessions.resolve(id),
+    }),
   );
 
   await registerOpenApi(app);

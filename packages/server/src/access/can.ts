@@ -1,6 +1,7 @@
 import { noAccess } from "@signalbox/protocol";
 import type { Actor } from "./actor.js";
-import type { Permission } from "./permissions.js";
+import { userCan, userSees } from "./grants.js";
+import { type Permission, ROOT_PERMISSIONS } from "./permissions.js";
 
 /** Where a permission is asked for: a project's permissions hold in that project only. */
 export interface Scope {
@@ -8,13 +9,17 @@ export interface Scope {
   environment?: string | undefined;
 }
 
+const rootPermissions: ReadonlySet<Permission> = new Set(ROOT_PERMISSIONS);
+const isRoot = (permission: Permission) => rootPermissions.has(permission);
+
 /**
  * The one answer to "may this actor do this here". Admin tokens and the system hold every
  * permission; SDK tokens hold only the permission of their kind, within their projects
- * and environment. Users and roles answer here too, once they exist.
+ * and environment; users hold what their roles give them (see grants.ts).
  */
 export function can(actor: Actor, permission: Permission, scope: Scope = {}): boolean {
   if (actor.kind === "system") return true;
+  if (actor.kind === "user") return userCan(actor.grants, permission, scope, isRoot);
   if (actor.type === "admin") return true;
   if (permission !== (actor.type === "client" ? "CLIENT" : "FRONTEND")) return false;
   const inProject =
@@ -22,6 +27,11 @@ export function can(actor: Actor, permission: Permission, scope: Scope = {}): bo
   const inEnvironment =
     scope.environment === undefined || actor.environment === "*" || actor.environment === scope.environment;
   return inProject && inEnvironment;
+}
+
+/** Whether the project exists for this actor: a private project is hidden from all but its members. */
+export function canSee(actor: Actor, project: string): boolean {
+  return actor.kind !== "user" || userSees(actor.grants, project);
 }
 
 /** Refuses unless the actor holds at least one of the permissions; the refusal names them. */
@@ -35,10 +45,15 @@ export function requirePermission(
   throw noAccess(refusal(actor, wanted, scope));
 }
 
+function who(actor: Actor): string {
+  if (actor.kind === "token") return `This ${actor.type} token`;
+  if (actor.kind === "user") return `User ${actor.name}`;
+  return "This caller";
+}
+
 function refusal(actor: Actor, wanted: readonly Permission[], scope: Scope): string {
-  const who = actor.kind === "token" ? `This ${actor.type} token` : "This caller";
   if (wanted.includes("NONE")) {
-    return `${who} cannot use the admin API: it needs a person's login, a personal access token or an admin token (permission NONE).`;
+    return `${who(actor)} cannot use the admin API: it needs a person's login, a personal access token or an admin token (permission NONE).`;
   }
   const names = wanted.map((permission) => `"${permission}"`).join(" or ");
   const places = [
@@ -46,5 +61,5 @@ function refusal(actor: Actor, wanted: readonly Permission[], scope: Scope): str
     scope.environment === undefined ? undefined : `environment "${scope.environment}"`,
   ].filter(Boolean);
   const where = places.length === 0 ? "" : ` in ${places.join(" and ")}`;
-  return `${who} lacks the ${names} permission${wanted.length > 1 ? "s" : ""} needed here${where}.`;
+  return `${who(actor)} lacks the ${names} permission${wanted.length > 1 ? "s" : ""} needed here${where}.`;
 }

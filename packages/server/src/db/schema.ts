@@ -183,8 +183,92 @@ export interface UserTable {
   username: string | null;
   email: string | null;
   image_url: string | null;
-  root_role: Generated<string>;
+  root_role_id: Generated<number>;
+  /** scrypt, with its parameters and salt (see domains/users/passwords.ts); null: no local login. */
+  password_hash: string | null;
+  /** A service account: no password, acts through its tokens only. */
+  is_service: Generated<boolean>;
+  is_active: Generated<boolean>;
   created_at: CreatedAt;
+  seen_at: NullableTimestamp;
+  updated_at: NullableTimestamp;
+}
+
+export interface RoleTable {
+  id: Generated<number>;
+  name: string;
+  description: Generated<string>;
+  /** root and project: predefined; root-custom and custom: made by an admin. */
+  type: string;
+  created_at: CreatedAt;
+}
+
+export interface RolePermissionTable {
+  role_id: number;
+  permission: string;
+  /** '' unless the permission is an environment's. */
+  environment: Generated<string>;
+}
+
+export interface GroupTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  root_role_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface GroupUserTable {
+  group_id: number;
+  user_id: number;
+  created_at: CreatedAt;
+}
+
+export interface ProjectUserRoleTable {
+  project: string;
+  user_id: number;
+  role_id: number;
+  created_at: CreatedAt;
+}
+
+export interface ProjectGroupRoleTable {
+  project: string;
+  group_id: number;
+  role_id: number;
+  created_at: CreatedAt;
+}
+
+export interface SessionTable {
+  id_hash: string;
+  user_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+export interface PasswordResetTokenTable {
+  token_hash: string;
+  user_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface FavoriteFeatureTable {
+  user_id: number;
+  feature: string;
+  created_at: CreatedAt;
+}
+
+export interface FavoriteProjectTable {
+  user_id: number;
+  project: string;
+  created_at: CreatedAt;
+}
+
+export interface AuthSettingsTable {
+  name: string;
+  content: Json<Record<string, unknown>>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface EventTable {
@@ -278,6 +362,17 @@ export interface Database {
   api_tokens: ApiTokenTable;
   personal_access_tokens: PersonalAccessTokenTable;
   users: UserTable;
+  roles: RoleTable;
+  role_permissions: RolePermissionTable;
+  groups: GroupTable;
+  group_users: GroupUserTable;
+  project_user_roles: ProjectUserRoleTable;
+  project_group_roles: ProjectGroupRoleTable;
+  sessions: SessionTable;
+  password_reset_tokens: PasswordResetTokenTable;
+  favorite_features: FavoriteFeatureTable;
+  favorite_projects: FavoriteProjectTable;
+  auth_settings: AuthSettingsTable;
   events: EventTable;
   revision: RevisionTable;
   outbox_cursors: OutboxCursorTable;

@@ -1,7 +1,8 @@
-import { authenticationRequired, noAccess } from "@signalbox/protocol";
+import type {} from "@fastify/cookie";
+import { authenticationRequired, noAccess, notFound } from "@signalbox/protocol";
 import type { FastifyRequest, RouteOptions } from "fastify";
 import type { Actor, TokenActor, TokenType } from "../access/actor.js";
-import { requirePermission } from "../access/can.js";
+import { canSee, requirePermission } from "../access/can.js";
 import type { Permission } from "../access/permissions.js";
 
 /** Which callers a route admits; routes say it in their `config.auth`, admin being the default. */
@@ -19,8 +20,16 @@ declare module "fastify" {
   }
 }
 
-/** Finds the token a secret belongs to, if it is known and unexpired. */
-export type ResolveToken = (secret: string) => Promise<TokenActor | undefined>;
+/** Turns what a request presents into who is calling; undefined when it is unknown or expired. */
+export interface Credentials {
+  /** The `authorization` header: an API token, or a personal access token (`user:…`). */
+  bearer(secret: string): Promise<Actor | undefined>;
+  /** The session cookie a login set. */
+  session(id: string): Promise<Actor | undefined>;
+}
+
+/** The reference's cookie name, so its clients and proxies in front of it recognise it. */
+export const SESSION_COOKIE = "unleash-session";
 
 // Admin tokens may also read what SDKs read, as in the reference.
 const admitted: Record<"client" | "frontend", readonly TokenType[]> = {
@@ -38,32 +47,53 @@ export function requireDeclaredPermission(route: RouteOptions): void {
   }
 }
 
-export function authenticate(resolve: ResolveToken) {
+export function authenticate(credentials: Credentials) {
   return async (request: FastifyRequest): Promise<void> => {
     // No route, no credentials to check: an unknown path is 404 for every caller.
     if (request.routeOptions.url === undefined) return;
     const config = request.routeOptions.config;
     const access = config?.auth ?? "admin";
     if (access === "public" || request.method === "OPTIONS") return;
-    const header = request.headers.authorization;
-    if (!header) throw authenticationRequired("You must send an API token in the authorization header.");
-    // SDKs send the bare token; some HTTP clients insist on a scheme.
-    const secret = header.startsWith("Bearer ") ? header.slice(7) : header;
-    const actor = await resolve(secret);
-    if (!actor) throw authenticationRequired("The API token is unknown or has expired.");
+    const actor = await identify(credentials, request, access);
     request.actor = actor;
     if (access === "admin") {
+      const params = request.params as { projectId?: string; environment?: string };
+      // A private project a caller may not see does not exist for them: 404, never 403.
+      if (params.projectId !== undefined && !canSee(actor, params.projectId)) {
+        throw notFound(`Could not find project with id ${params.projectId}`);
+      }
       // Checked before the body is read: a caller without the permission learns nothing
       // about what a valid request would look like.
-      const params = request.params as { projectId?: string; environment?: string };
       requirePermission(actor, config.permission ?? "ADMIN", {
         project: params.projectId,
         environment: params.environment,
       });
-    } else if (!admitted[access].includes(actor.type)) {
-      throw noAccess(`A ${actor.type} token cannot be used here: this endpoint needs a ${access} token.`);
+    } else if (actor.kind !== "token" || !admitted[access].includes(actor.type)) {
+      const what = actor.kind === "token" ? `A ${actor.type} token` : "A person's login";
+      throw noAccess(`${what} cannot be used here: this endpoint needs a ${access} token.`);
     }
   };
+}
+
+async function identify(credentials: Credentials, request: FastifyRequest, access: Access): Promise<Actor> {
+  const header = request.headers.authorization;
+  // SDKs send the bare token; some HTTP clients insist on a scheme.
+  const secret = header?.startsWith("Bearer ") ? header.slice(7) : header;
+  const byHeader = secret ? await credentials.bearer(secret) : undefined;
+  if (byHeader) return byHeader;
+  // The admin API also takes a browser's session, as the reference does when a header fails.
+  // Parsed here rather than on every request: SDK polls carry no session worth the work.
+  const cookie = access === "admin" ? request.headers.cookie : undefined;
+  const session = cookie ? request.server.parseCookie(cookie)[SESSION_COOKIE] : undefined;
+  const bySession = session ? await credentials.session(session) : undefined;
+  if (bySession) return bySession;
+  if (header) throw authenticationRequired("The API token is unknown or has expired.");
+  if (session) throw authenticationRequired("Your session has expired: log in again.");
+  throw authenticationRequired(
+    access === "admin"
+      ? "You must log in, or send an API token or personal access token in the authorization header."
+      : "You must send an API token in the authorization header.",
+  );
 }
 
 /** The token behind an SDK or frontend request: only tokens are admitted there. */

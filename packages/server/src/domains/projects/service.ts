@@ -247,6 +247,12 @@ export class ProjectService {
     });
   }
 
+  /** The mode of every project that is not open. */
+  async restrictedModes(db: Db = this.db): Promise<Map<string, "protected" | "private">> {
+    const rows = await projectStore.restrictedModes(db);
+    return new Map(rows.map((row) => [row.id, row.mode as "protected" | "private"]));
+  }
+
   /** The ids among `ids` that are not projects, archived or not. */
   async missing(db: Db, ids: readonly string[]): Promise<string[]> {
     const known = new Set(await projectStore.existing(db, ids));

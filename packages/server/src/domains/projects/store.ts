@@ -42,6 +42,10 @@ export const projectStore = {
             .execute()
         ).map((row) => row.id),
 
+  /** The projects that are not open, with their mode: what decides who sees and changes them. */
+  restrictedModes: (db: Db) =>
+    db.selectFrom("projects").select(["id", "mode"]).where("mode", "<>", "open").execute(),
+
   byId: (db: Db, id: string): Promise<ProjectRow | undefined> =>
     db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst(),
 
