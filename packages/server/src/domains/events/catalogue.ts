@@ -160,6 +160,48 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** A person or service account as user events carry it: never a password or its hash. */
+export interface UserEventData {
+  id: number;
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  rootRole: number;
+  isActive?: boolean;
+}
+
+export interface RoleEventData {
+  id: number;
+  name: string;
+  description: string;
+  type: string;
+  permissions?: { name: string; environment?: string }[];
+}
+
+export interface GroupEventData {
+  id: number;
+  name: string;
+  description: string | null;
+  rootRole: number | null;
+  users: { id: number }[];
+}
+
+/** Who was given which project roles. */
+export interface ProjectAccessData {
+  roles: number[];
+  users?: number[];
+  groups?: number[];
+  userId?: number;
+  groupId?: number;
+}
+
+export interface PersonalTokenEventData {
+  id: number;
+  description: string;
+  expiresAt: string;
+  userId: number;
+}
+
 interface Variant {
   name: string;
   weight: number;
@@ -223,6 +265,43 @@ export interface EventShapes {
   "api-token-created": { data: TokenView };
   "api-token-updated": { data: TokenView; preData: TokenView };
   "api-token-deleted": { preData: TokenView };
+  "user-created": { data: UserEventData };
+  "user-updated": { data: UserEventData; preData: UserEventData };
+  "user-deleted": { preData: UserEventData };
+  "service-account-created": { data: UserEventData };
+  "service-account-updated": { data: UserEventData; preData: UserEventData };
+  "service-account-deleted": { preData: UserEventData };
+  "role-created": { data: RoleEventData };
+  "role-updated": { data: RoleEventData; preData: RoleEventData };
+  "role-deleted": { preData: RoleEventData };
+  "group-created": { data: GroupEventData };
+  "group-updated": { data: GroupEventData; preData: GroupEventData };
+  "group-deleted": { preData: GroupEventData };
+  "group-user-added": { data: { groupId: number; userId: number } };
+  "group-user-removed": { preData: { groupId: number; userId: number } };
+  "project-access-added": { data: ProjectAccessData };
+  "project-access-user-roles-updated": { data: ProjectAccessData; preData: ProjectAccessData };
+  "project-access-group-roles-updated": { data: ProjectAccessData; preData: ProjectAccessData };
+  "project-access-user-roles-deleted": { preData: ProjectAccessData };
+  "project-access-group-roles-deleted": { preData: ProjectAccessData };
+  "project-user-added": { data: { userId: number; roleId: number } };
+  "project-user-removed": { preData: { userId: number; roleId: number } };
+  "project-user-role-changed": {
+    data: { userId: number; roleId: number };
+    preData: { userId: number; roleId: number };
+  };
+  "project-group-added": { data: { groupId: number; roleId: number } };
+  "project-group-removed": { preData: { groupId: number; roleId: number } };
+  "project-group-role-changed": {
+    data: { groupId: number; roleId: number };
+    preData: { groupId: number; roleId: number };
+  };
+  "pat-created": { data: PersonalTokenEventData };
+  "pat-deleted": { preData: PersonalTokenEventData };
+  "feature-favorited": { data: { feature: string } };
+  "feature-unfavorited": { data: { feature: string } };
+  "project-favorited": { data: { project: string } };
+  "project-unfavorited": { data: { project: string } };
 }
 
 export type EmittedEventType = keyof EventShapes & EventType;

@@ -19,6 +19,11 @@ export class UserService {
     private readonly grants: Pick<GrantsService, "of">,
   ) {}
 
+  /** A user or service account by id, active or not. */
+  find(id: number): Promise<UserRow | undefined> {
+    return userStore.byId(this.db, id);
+  }
+
   /** The user as an actor, when they exist and are active: how sessions and tokens act. */
   async actor(userId: number, via: UserActor["via"]): Promise<UserActor | undefined> {
     const user = await userStore.byId(this.db, userId);
