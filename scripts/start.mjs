@@ -47,16 +47,30 @@ const host = process.env.HOST ?? "127.0.0.1";
 const local = host === "0.0.0.0" || host === "::" || host === "127.0.0.1" ? "127.0.0.1" : host;
 const serviceUrl = `http://${local}:${servicePort}`;
 
+// The first admin's password: every kind of character the service's policy asks for, and no
+// character three times in a row.
+function adminPassword() {
+  for (;;) {
+    const candidate = `${randomBytes(15).toString("base64url")}-aA1`;
+    if (!/(.)\1\1/.test(candidate)) return candidate;
+  }
+}
+
+// A file from before logins existed gets the admin's password added, keeping its tokens.
 function tokens() {
   const file = join(dataDir, "quickstart-tokens.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
   const secret = () => randomBytes(16).toString("hex");
-  const made = {
-    admin: `*:*.${secret()}`,
-    client: `*:development.${secret()}`,
-    frontend: `*:development.${secret()}`,
-    proxyClientKey: `proxy-${secret()}`,
-  };
+  const kept = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+  if (kept?.adminPassword) return kept;
+  const made = kept
+    ? { ...kept, adminPassword: adminPassword() }
+    : {
+        admin: `*:*.${secret()}`,
+        client: `*:development.${secret()}`,
+        frontend: `*:development.${secret()}`,
+        proxyClientKey: `proxy-${secret()}`,
+        adminPassword: adminPassword(),
+      };
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(made, null, 2)}\n`, { mode: 0o600 });
   return made;
@@ -112,6 +126,9 @@ children.push(
     INIT_ADMIN_API_TOKENS: token.admin,
     INIT_CLIENT_API_TOKENS: token.client,
     INIT_FRONTEND_API_TOKENS: token.frontend,
+    // Made into the admin only on the first start, when there are no users yet.
+    UNLEASH_DEFAULT_ADMIN_USERNAME: "admin",
+    UNLEASH_DEFAULT_ADMIN_PASSWORD: token.adminPassword,
   }),
 );
 await waitUntilUp(`${serviceUrl}/health`);
@@ -135,6 +152,8 @@ Signalbox is running.
 
   flag service   http://localhost:${servicePort}            (admin API under /api/admin, SDK API under /api/client)
   proxy          http://localhost:${proxyPort}/proxy
+
+  log in at http://localhost:${servicePort} as admin / ${token.adminPassword}
 
   admin token        ${token.admin}
   client SDK token   ${token.client}

@@ -7,18 +7,33 @@ import { randomUUID } from "node:crypto";
  */
 export const ERRORS = {
   ValidationError: 400,
+  // A password the password policy refuses; the details name every rule it breaks.
+  OwaspValidationError: 400,
+  // A role still held by users, groups or project members cannot be deleted.
+  RoleInUseError: 400,
   AuthenticationRequired: 401,
+  // A login with a wrong username or password, never saying which.
+  PasswordMismatch: 401,
+  // A password reset link that is unknown, used or expired.
+  InvalidTokenError: 401,
   NoAccessError: 403,
   // The reference's answer to an operation that is understood but not allowed in this state.
   InvalidOperationError: 403,
+  // The reference's refusal of an operation past a limit, such as a user's tenth personal access token.
+  OperationDeniedError: 403,
   NotFoundError: 404,
   NotImplementedError: 405,
   NameExistsError: 409,
   ConflictError: 409,
+  // Taking away the Owner role from the last user or group of a project that holds it.
+  ProjectWithoutOwnerError: 409,
   ContentTooLarge: 413,
   // The spec's spelling, with a lower-case "e": clients match on this name, so it stays.
   ContentTypeerror: 415,
+  RateLimitError: 429,
   InternalError: 500,
+  // A service this one depends on, such as the OpenID provider of a sign-in, could not be used.
+  BadGateway: 502,
   ServiceUnavailable: 503,
 } as const;
 

@@ -2,9 +2,16 @@ import cookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyPluginAsync, LogController, type RouteOptions } from "fastify";
 import { Type } from "typebox";
-import type { Config } from "./config.js";
+import { type Config, defaultConfig } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { GrantsService } from "./domains/access/grants/service.js";
+import { people } from "./domains/access/groups/people.js";
+import { groupRoutes } from "./domains/access/groups/routes.js";
+import { GroupService } from "./domains/access/groups/service.js";
+import { memberRoutes } from "./domains/access/members/routes.js";
+import { MemberService } from "./domains/access/members/service.js";
+import { roleRoutes } from "./domains/access/roles/routes.js";
+import { RoleService } from "./domains/access/roles/service.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
 import { ClientFeaturesService } from "./domains/client-api/service.js";
 import { contextFieldRoutes } from "./domains/context-fields/routes.js";
@@ -13,6 +20,8 @@ import { environmentRoutes } from "./domains/environments/routes.js";
 import { EnvironmentService } from "./domains/environments/service.js";
 import { eventRoutes } from "./domains/events/routes.js";
 import { EventService } from "./domains/events/service.js";
+import { favoriteRoutes } from "./domains/favorites/routes.js";
+import { FavoriteService } from "./domains/favorites/service.js";
 import { dependencyRoutes } from "./domains/features/dependencies/routes.js";
 import { DependencyService } from "./domains/features/dependencies/service.js";
 import { flagRoutes } from "./domains/features/flags/routes.js";
@@ -29,18 +38,24 @@ import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
 import { applicationRoutes, usageRoutes } from "./domains/metrics/routes.js";
 import { MetricsService } from "./domains/metrics/service.js";
+import { personalTokenRoutes, serviceAccountTokenRoutes } from "./domains/personal-tokens/routes.js";
 import { PersonalTokenService } from "./domains/personal-tokens/service.js";
 import { projectRoutes } from "./domains/projects/routes.js";
 import { ProjectService } from "./domains/projects/service.js";
 import { segmentRoutes } from "./domains/segments/routes.js";
 import { SegmentService } from "./domains/segments/service.js";
+import { serviceAccountRoutes } from "./domains/service-accounts/routes.js";
+import { loginRoutes, logoutRoutes } from "./domains/sessions/routes.js";
 import { SessionService } from "./domains/sessions/service.js";
+import { ssoLoginRoutes, ssoSettingsRoutes } from "./domains/sso/routes.js";
+import { SsoService } from "./domains/sso/service.js";
 import { strategyDefinitionRoutes } from "./domains/strategy-definitions/routes.js";
 import { StrategyDefinitionService } from "./domains/strategy-definitions/service.js";
 import { tagTypeRoutes } from "./domains/tag-types/routes.js";
 import { TagTypeService } from "./domains/tag-types/service.js";
 import { tokenRoutes } from "./domains/tokens/routes.js";
 import { TokenService } from "./domains/tokens/service.js";
+import { currentUserRoutes, passwordResetRoutes, userAdminRoutes } from "./domains/users/routes.js";
 import { UserService } from "./domains/users/service.js";
 import type { App } from "./http/app-type.js";
 import { authenticate, requireDeclaredPermission } from "./http/auth.js";
@@ -52,18 +67,37 @@ import { loggerOptions } from "./logging.js";
 import { type PoolStats, Telemetry } from "./telemetry.js";
 
 /** Every service of the flag service, wired to one database. */
-export function createServices(db: Db, telemetry = new Telemetry()) {
+export function createServices(
+  db: Db,
+  telemetry = new Telemetry(),
+  settings: Pick<Config, "sessionTtlHours" | "loginFailuresPerMinute"> = defaultConfig(),
+) {
   const events = new EventService(db, telemetry);
   const clientFeatures = new ClientFeaturesService(db, events, telemetry);
   const frontend = new FrontendService(clientFeatures);
   const environments = new EnvironmentService(db, events);
   // A project's flags live in it: projects reach them when asked, as flags ask projects too.
-  const projects = new ProjectService(db, events, environments, () => flags);
+  const projects = new ProjectService(
+    db,
+    events,
+    environments,
+    () => flags,
+    () => ({ members, favorites }),
+  );
+  // Roles ask who holds them before one is deleted; groups and members ask roles what can be given.
+  const roles = new RoleService(db, events, environments, () => ({ users: people, groups, members }));
+  const groups = new GroupService(db, events, roles, () => members);
+  const members = new MemberService(db, events, projects, roles, groups);
   const tokens = new TokenService(db, events, environments, projects);
   const grants = new GrantsService(db, events, projects);
-  const users = new UserService(db, events, grants);
-  const sessions = new SessionService(db, users);
-  const personalTokens = new PersonalTokenService(db, users);
+  // Users end sessions when a password or access changes; sessions ask users who they are.
+  const users = new UserService(db, events, { grants, environments, roles, sessions: () => sessions });
+  const sessions = new SessionService(db, events, users, {
+    ttlHours: settings.sessionTtlHours,
+    failuresPerMinute: settings.loginFailuresPerMinute,
+  });
+  const sso = new SsoService(db, events, users, sessions);
+  const personalTokens = new PersonalTokenService(db, events, users);
   const segments = new SegmentService(db, events, projects, () => strategies);
   const contextFields = new ContextFieldService(db, events);
   const tagTypes = new TagTypeService(db, events);
@@ -74,6 +108,7 @@ export function createServices(db: Db, telemetry = new Telemetry()) {
     tags: featureTags,
     dependencies,
     lifecycle,
+    favorites,
   }));
   const strategies = new StrategyService(db, events, flags, {
     projects,
@@ -85,14 +120,20 @@ export function createServices(db: Db, telemetry = new Telemetry()) {
   const dependencies = new DependencyService(db, events, flags);
   const lifecycle = new LifecycleService(db, events, flags);
   const metrics = new MetricsService(db, events, { flags, lifecycle, environments });
+  const favorites = new FavoriteService(db, events, { flags, projects });
   return {
     telemetry,
     events,
     tokens,
     grants,
+    roles,
+    groups,
+    members,
     users,
     sessions,
+    sso,
     personalTokens,
+    favorites,
     clientFeatures,
     frontend,
     metrics,
@@ -123,10 +164,11 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, db: Db, options: BuildOptions = {}) {
-  const services = options.services ?? createServices(db);
+  const services = options.services ?? createServices(db, undefined, config);
   const app: App = Fastify({
     logger: config.logLevel === "silent" ? false : loggerOptions(config.logLevel, config.logFormat),
     bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
     // SDKs poll every few seconds: a log line per request would drown everything else.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
@@ -202,6 +244,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     environments: services.environments,
   });
   await app.register(projectRoutes, { prefix: "/api/admin/projects", projects: services.projects });
+  await app.register(memberRoutes, { prefix: "/api/admin/projects/:projectId", members: services.members });
+  await app.register(roleRoutes, { prefix: "/api/admin", roles: services.roles });
+  await app.register(groupRoutes, { prefix: "/api/admin/groups", groups: services.groups });
   await app.register(segmentRoutes, { prefix: "/api/admin/segments", segments: services.segments });
   await app.register(contextFieldRoutes, { prefix: "/api/admin/context", fields: services.contextFields });
   await app.register(tagTypeRoutes, { prefix: "/api/admin/tag-types", tagTypes: services.tagTypes });
@@ -222,6 +267,26 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     dependencies: services.dependencies,
   });
   await app.register(lifecycleRoutes, { prefix: `${flag}/lifecycle`, lifecycle: services.lifecycle });
+  await app.register(ssoSettingsRoutes, { prefix: "/api/admin/auth/oidc/settings", sso: services.sso });
+  await app.register(ssoLoginRoutes, { prefix: "/auth/oidc", sso: services.sso });
+  await app.register(loginRoutes, { prefix: "/auth/simple", sessions: services.sessions });
+  await app.register(logoutRoutes, { prefix: "/logout", sessions: services.sessions });
+  await app.register(passwordResetRoutes, { prefix: "/auth/reset", users: services.users });
+  await app.register(currentUserRoutes, { prefix: "/api/admin/user", users: services.users });
+  await app.register(userAdminRoutes, { prefix: "/api/admin/user-admin", users: services.users });
+  await app.register(serviceAccountRoutes, { prefix: "/api/admin/service-account", users: services.users });
+  await app.register(favoriteRoutes, {
+    prefix: "/api/admin/projects/:projectId",
+    favorites: services.favorites,
+  });
+  await app.register(personalTokenRoutes, {
+    prefix: "/api/admin/user/tokens",
+    personalTokens: services.personalTokens,
+  });
+  await app.register(serviceAccountTokenRoutes, {
+    prefix: "/api/admin/service-account",
+    personalTokens: services.personalTokens,
+  });
 
   await app.ready();
   return { app, services, routes };

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import type { LogFormat } from "./logging.js";
 
@@ -15,7 +16,18 @@ export interface Config {
   revisionPollMs: number;
   /** Origins allowed to call the frontend API from a browser. */
   frontendCorsOrigins: string[];
+  /**
+   * Which proxies to believe about the client's address, protocol and host (X-Forwarded-*):
+   * none, all, or those at these addresses. Sign-in links and secure cookies rely on it.
+   */
+  trustProxy: boolean | string;
   initTokens: { admin: string[]; client: string[]; frontend: string[] };
+  /** How long a login lasts, in hours. */
+  sessionTtlHours: number;
+  /** Failed logins one address may make in a minute before it must wait. */
+  loginFailuresPerMinute: number;
+  /** The first admin, created when there are no people; without it `admin` gets a random password. */
+  defaultAdmin: { username: string; password: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +64,11 @@ export const VARIABLES: readonly { name: string; fallback: string; meaning: stri
     meaning: "comma-separated origins allowed to call /api/frontend",
   },
   {
+    name: "TRUST_PROXY",
+    fallback: "false",
+    meaning: "believe X-Forwarded-* from proxies: true (any), or those at comma-separated addresses/CIDRs",
+  },
+  {
     name: "INIT_ADMIN_API_TOKENS",
     fallback: "none",
     meaning: "admin tokens (*:*.<secret>) created at start when missing",
@@ -66,6 +83,22 @@ export const VARIABLES: readonly { name: string; fallback: string; meaning: stri
     fallback: "none",
     meaning: "frontend tokens (<project>:<environment>.<secret>)",
   },
+  {
+    name: "UNLEASH_DEFAULT_ADMIN_USERNAME",
+    fallback: "admin",
+    meaning: "the first admin's username, created when there are no users (with the password below)",
+  },
+  {
+    name: "UNLEASH_DEFAULT_ADMIN_PASSWORD",
+    fallback: "random, printed once",
+    meaning: "the first admin's password (with the username above)",
+  },
+  { name: "SESSION_TTL_HOURS", fallback: "48", meaning: "how long a login lasts" },
+  {
+    name: "SIMPLE_LOGIN_LIMIT_PER_MINUTE",
+    fallback: "10",
+    meaning: "failed logins one address may make in a minute before it must wait",
+  },
 ];
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -78,6 +111,38 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+// proxy-addr's names for address ranges, beside addresses and CIDRs.
+const PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function trustProxy(raw: string | undefined): boolean | string {
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  for (const entry of list(value)) {
+    const [address = "", bits, ...rest] = entry.split("/");
+    const prefix = bits === undefined || /^\d{1,3}$/.test(bits);
+    if (!PROXY_RANGES.has(entry) && (!isIP(address) || !prefix || rest.length > 0)) {
+      throw new ConfigError(
+        `TRUST_PROXY must be true, false, or comma-separated addresses or CIDRs, got "${raw}"`,
+      );
+    }
+  }
+  return value;
+}
+
+// Both or neither, as the reference: half an account would be a surprise at the login page.
+function defaultAdmin(env: Env): Config["defaultAdmin"] {
+  const username = env.UNLEASH_DEFAULT_ADMIN_USERNAME || undefined;
+  const password = env.UNLEASH_DEFAULT_ADMIN_PASSWORD || undefined;
+  if (username && password) return { username, password };
+  if (username || password) {
+    throw new ConfigError(
+      "UNLEASH_DEFAULT_ADMIN_USERNAME and UNLEASH_DEFAULT_ADMIN_PASSWORD must be set together, or neither",
+    );
+  }
+  return undefined;
 }
 
 const list = (raw: string | undefined) =>
@@ -121,11 +186,15 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: attempt(() => integer(env, "BODY_LIMIT", 100 * 1024, 1024, 100 * 1024 * 1024), 100 * 1024),
     revisionPollMs: attempt(() => integer(env, "REVISION_POLL_MS", 5000, 100, 3_600_000), 5000),
     frontendCorsOrigins: env.FRONTEND_CORS_ORIGINS ? list(env.FRONTEND_CORS_ORIGINS) : ["*"],
+    trustProxy: attempt(() => trustProxy(env.TRUST_PROXY), false),
     initTokens: {
       admin: list(env.INIT_ADMIN_API_TOKENS),
       client: [...list(env.INIT_CLIENT_API_TOKENS), ...list(env.INIT_BACKEND_API_TOKENS)],
       frontend: list(env.INIT_FRONTEND_API_TOKENS),
     },
+    sessionTtlHours: attempt(() => integer(env, "SESSION_TTL_HOURS", 48, 1, 8760), 48),
+    loginFailuresPerMinute: attempt(() => integer(env, "SIMPLE_LOGIN_LIMIT_PER_MINUTE", 10, 1, 100_000), 10),
+    defaultAdmin: attempt(() => defaultAdmin(env), undefined),
   };
   for (const [name, tokens] of Object.entries({
     INIT_ADMIN_API_TOKENS: config.initTokens.admin,

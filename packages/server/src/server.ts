@@ -45,6 +45,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       connection.subscribe ? { subscribe: connection.subscribe, pollMs: config.revisionPollMs } : undefined,
     );
     services.tokens.start(60_000);
+    services.personalTokens.start(60_000);
+    services.users.start(60_000);
+    services.sessions.start(3_600_000);
     services.metrics.start(3_600_000);
     for (const [variable, type] of [
       ["INIT_ADMIN_API_TOKENS", "admin"],
@@ -56,8 +59,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
         throw error instanceof ApiError ? new StartupError(`${variable}: ${error.message}`) : error;
       });
     }
+    // The first admin, when there are no people yet; a password made here is shown this once.
+    const admin = await services.users.bootstrapAdmin(config.defaultAdmin);
     services.events.outbox.start(app.log);
     const url = await app.listen({ port: config.port, host: config.host });
+    if (admin) {
+      const notice =
+        `Created the first admin: log in at ${url} as ${admin.username} / ${admin.password} ` +
+        "(shown only now; change it at POST /api/admin/user/change-password)";
+      // A log line in the log's own format, so that JSON logs stay one object a line; with
+      // logging off it is still printed, being the only way in.
+      if (config.logLevel === "silent") process.stdout.write(`${notice}\n`);
+      else app.log.warn(notice);
+    }
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -71,6 +85,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
           services.metrics.stop();
           await app.close();
           await services.tokens.stop();
+          await services.personalTokens.stop();
+          services.sessions.stop();
+          await services.users.stop();
           await connection.close();
           unlock();
         })();

@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { system } from "../src/access/actor.js";
 import { databaseKinds } from "./support/database.js";
+import { fingerprint } from "./support/fingerprint.js";
 import {
   ADMIN_TOKEN,
   CLIENT_TOKEN,
@@ -163,21 +163,6 @@ function bodyFor(schema: Schema | undefined, rng: Random): string | undefined {
 }
 
 /** Everything the service keeps, as one hash per table. */
-async function fingerprint(server: TestServer): Promise<Record<string, string>> {
-  const { rows: tables } = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
-  `.execute(server.db);
-  const hashes: Record<string, string> = {};
-  for (const { name } of tables) {
-    const { rows } = await sql<{ hash: string | null }>`
-      select md5(string_agg(t::text, '|' order by t::text)) as hash from ${sql.table(name)} t
-    `.execute(server.db);
-    hashes[name] = rows[0]?.hash ?? "";
-  }
-  return hashes;
-}
-
 const TOKENS = { admin: ADMIN_TOKEN, client: CLIENT_TOKEN, frontend: FRONTEND_TOKEN } as const;
 
 async function restoreTokens(server: TestServer) {

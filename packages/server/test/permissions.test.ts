@@ -15,7 +15,7 @@ const pathOf = (url: string) =>
   url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => sample[name] ?? "sample");
 
 /** Every route the admin API serves, as the app registered it: the table the test walks. */
-function adminRoutes(): { method: string; url: string; permission: readonly string[] }[] {
+function adminRoutes(): { method: string; url: string; permission: readonly string[]; person: boolean }[] {
   return (
     server.routes
       .filter(
@@ -27,6 +27,7 @@ function adminRoutes(): { method: string; url: string; permission: readonly stri
           method,
           url: route.url,
           permission: [route.config?.permission ?? []].flat() as string[],
+          person: route.config?.person === true,
         })),
       )
       // HEAD follows GET; OPTIONS is the CORS preflight, answered before authentication.
@@ -59,9 +60,10 @@ describe("permissions on the admin API", () => {
           token,
           ...(route.method === "GET" || route.method === "DELETE" ? {} : { body: { not: "valid" } }),
         });
-        const named = route.permission.every((permission) =>
-          String(reply.body?.message).includes(permission),
-        );
+        // A person's own routes (profile, personal tokens, favourites) refuse every token for what it is.
+        const named = route.person
+          ? String(reply.body?.message).includes("belongs to a person")
+          : route.permission.every((permission) => String(reply.body?.message).includes(permission));
         if (
           reply.status !== 403 ||
           reply.body?.name !== "NoAccessError" ||
@@ -75,9 +77,9 @@ describe("permissions on the admin API", () => {
     },
   );
 
-  it("an admin token holds every permission: no admin route refuses it", async () => {
+  it("an admin token holds every permission: no admin route refuses it but a person's own", async () => {
     const refused: string[] = [];
-    for (const route of adminRoutes()) {
+    for (const route of adminRoutes().filter((route) => !route.person)) {
       const reply = await server.request(pathOf(route.url), {
         method: route.method,
         ...(route.method === "GET" || route.method === "DELETE" ? {} : { body: {} }),

@@ -34,6 +34,14 @@ export function canSee(actor: Actor, project: string): boolean {
   return actor.kind !== "user" || userSees(actor.grants, project);
 }
 
+/** The private projects hidden from the actor, for reads that filter in SQL (the event log). */
+export function hiddenProjects(actor: Actor): string[] {
+  if (actor.kind !== "user" || actor.grants.root.has("ADMIN")) return [];
+  return [...actor.grants.modes]
+    .filter(([project, mode]) => mode === "private" && !actor.grants.projects.has(project))
+    .map(([project]) => project);
+}
+
 /** Refuses unless the actor holds at least one of the permissions; the refusal names them. */
 export function requirePermission(
   actor: Actor,

@@ -13,6 +13,8 @@ declare module "fastify" {
     auth?: Access;
     /** What an admin route asks of its caller: one permission, or any one of several. */
     permission?: Permission | readonly Permission[];
+    /** The route is about the calling person (their profile, tokens, favourites): API tokens are refused. */
+    person?: boolean;
   }
   interface FastifyRequest {
     /** Who is calling; undefined only on public routes. */
@@ -61,6 +63,11 @@ export function authenticate(credentials: Credentials) {
       // A private project a caller may not see does not exist for them: 404, never 403.
       if (params.projectId !== undefined && !canSee(actor, params.projectId)) {
         throw notFound(`Could not find project with id ${params.projectId}`);
+      }
+      if (config.person && actor.kind !== "user") {
+        throw noAccess(
+          "This endpoint belongs to a person: log in, or use a personal access token, which belongs to a user. API tokens have no user.",
+        );
       }
       // Checked before the body is read: a caller without the permission learns nothing
       // about what a valid request would look like.

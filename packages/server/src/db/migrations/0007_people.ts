@@ -92,7 +92,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       used_at timestamptz
     );
 
-    create index personal_access_tokens_user on personal_access_tokens (user_id);
+    create unique index personal_access_tokens_description on personal_access_tokens (user_id, description);
 
     create table favorite_features (
       user_id integer not null references users (id) on delete cascade,

@@ -302,6 +302,9 @@ export interface EventShapes {
   "feature-unfavorited": { data: { feature: string } };
   "project-favorited": { data: { project: string } };
   "project-unfavorited": { data: { project: string } };
+  // Settings that hold secrets (sign-in settings) say which changed, never how, as the reference's do.
+  "setting-created": { data: { id: string; hideEventDetails: true } };
+  "setting-updated": { data: { id: string; hideEventDetails: true }; preData: { hideEventDetails: true } };
 }
 
 export type EmittedEventType = keyof EventShapes & EventType;

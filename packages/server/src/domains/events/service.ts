@@ -1,4 +1,5 @@
 import { type Actor, actorName, actorUserId } from "../../access/actor.js";
+import { hiddenProjects } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import type { Subscriber, Unsubscribe } from "../../db/notifications.js";
 import type { Telemetry } from "../../telemetry.js";
@@ -114,8 +115,9 @@ export class EventService {
     return result;
   }
 
-  search(_actor: Actor, query: EventQuery) {
-    return eventStore.search(this.db, query);
+  /** Events of private projects the actor may not see are left out, as if they never happened. */
+  search(actor: Actor, query: EventQuery) {
+    return eventStore.search(this.db, { ...query, hidden: hiddenProjects(actor) });
   }
 
   /**

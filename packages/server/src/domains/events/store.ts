@@ -22,6 +22,8 @@ export type EventQuery = Omit<EventListQuery, "limit" | "offset"> & {
   offset: number;
   /** The id of the newest event to list (endpoint 16's `offset`); older ones follow. */
   startAt?: number;
+  /** Projects whose events are left out. */
+  hidden?: string[];
 };
 
 const toEvent = (row: Selectable<EventTable>): StoredEvent => ({
@@ -100,6 +102,10 @@ export const eventStore = {
     if (query.type) select = select.where("type", "=", query.type);
     if (query.project) select = select.where("project", "=", query.project);
     if (query.feature) select = select.where("feature_name", "=", query.feature);
+    const hidden = query.hidden ?? [];
+    if (hidden.length > 0) {
+      select = select.where((eb) => eb.or([eb("project", "is", null), eb("project", "not in", hidden)]));
+    }
     if (query.query) {
       const pattern = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
       select = select.where((eb) =>

@@ -47,6 +47,19 @@ export const EnvironmentBody = Type.Object({ environment: Type.String({ minLengt
 const DateTime = Type.String({ format: "date-time" });
 const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 
+/** A user or group holding the Owner role, or the system when none does. */
+export const ProjectOwner = Type.Union([
+  Type.Object({
+    ownerType: Type.Literal("user"),
+    name: Type.String(),
+    imageUrl: Type.Union([Type.Null(), Type.String()]),
+    email: Type.Union([Type.Null(), Type.String()]),
+  }),
+  Type.Object({ ownerType: Type.Literal("group"), name: Type.String() }),
+  Type.Object({ ownerType: Type.Literal("system") }),
+]);
+export type ProjectOwner = Static<typeof ProjectOwner>;
+
 const summaryFields = {
   id: Type.String(),
   name: Type.String(),
@@ -65,7 +78,7 @@ const summaryFields = {
   defaultStickiness: Type.String(),
   avgTimeToProduction: Type.Number(),
   lastReportedFlagUsage: NullableDateTime,
-  owners: Type.Array(Type.Object({ ownerType: Type.Literal("system") })),
+  owners: Type.Array(ProjectOwner),
 };
 
 /** A project as the listing (endpoint 7) shows it. */

@@ -1,9 +1,13 @@
 import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
 import type { Actor } from "../../access/actor.js";
+import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
+import type { ProjectOwner } from "../access/members/schemas.js";
+import type { MemberService } from "../access/members/service.js";
 import type { EnvironmentService } from "../environments/service.js";
 import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
+import type { FavoriteService } from "../favorites/service.js";
 import type { FlagService } from "../features/flags/service.js";
 import { checkNaming } from "./naming.js";
 import type {
@@ -41,26 +45,39 @@ function health(figures: Figures | undefined): number {
   return Math.max(0, Math.round(100 - (100 * unhealthy) / figures.featureCount));
 }
 
-const summary = (row: ProjectSummaryRow, figures: Figures | undefined): ProjectSummary => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  health: health(figures),
-  featureCount: figures?.featureCount ?? 0,
-  staleFeatureCount: figures?.staleCount ?? 0,
-  potentiallyStaleFeatureCount: figures?.potentiallyStaleCount ?? 0,
-  memberCount: 0,
-  createdAt: row.created_at.toISOString(),
-  updatedAt: iso(row.updated_at),
-  lastUpdatedAt: iso(row.last_updated_at),
-  archivedAt: iso(row.archived_at),
-  favorite: false,
-  mode: row.mode,
-  defaultStickiness: row.default_stickiness,
-  avgTimeToProduction: 0,
-  lastReportedFlagUsage: iso(figures?.lastReportedFlagUsage ?? null),
-  owners: [{ ownerType: "system" }],
-});
+/** Who is in a project, and whether the caller marked it. */
+interface Company {
+  figures: Map<string, Figures>;
+  owners: Map<string, ProjectOwner[]>;
+  members: Map<string, number>;
+  favorites: Set<string>;
+}
+
+const summary = (row: ProjectSummaryRow, company: Company): ProjectSummary => {
+  const figures = company.figures.get(row.id);
+  const owners = company.owners.get(row.id) ?? [];
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    health: health(figures),
+    featureCount: figures?.featureCount ?? 0,
+    staleFeatureCount: figures?.staleCount ?? 0,
+    potentiallyStaleFeatureCount: figures?.potentiallyStaleCount ?? 0,
+    memberCount: company.members.get(row.id) ?? 0,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: iso(row.updated_at),
+    lastUpdatedAt: iso(row.last_updated_at),
+    archivedAt: iso(row.archived_at),
+    favorite: company.favorites.has(row.id),
+    mode: row.mode,
+    defaultStickiness: row.default_stickiness,
+    avgTimeToProduction: 0,
+    lastReportedFlagUsage: iso(figures?.lastReportedFlagUsage ?? null),
+    // The reference shows the system as owner when no user or group holds the Owner role.
+    owners: owners.length > 0 ? owners : [{ ownerType: "system" }],
+  };
+};
 
 /** The stored settings of a project: what its events carry as data and preData. */
 export type ProjectSettings = ReturnType<typeof settings>;
@@ -101,20 +118,25 @@ export class ProjectService {
     private readonly events: EventService,
     private readonly environments: Pick<EnvironmentService, "enabledNames" | "missing">,
     private readonly flags: () => ProjectFlags,
+    private readonly people: () => {
+      members: Pick<MemberService, "addOwner" | "owners" | "memberCounts">;
+      favorites: Pick<FavoriteService, "projects">;
+    },
   ) {}
 
   /** Active projects, or with `archived` only the archived ones. */
-  async list(_actor: Actor, archived: boolean): Promise<ProjectSummary[]> {
-    const rows = await projectStore.summaries(this.db, archived);
-    const figures = await this.figures(
+  async list(actor: Actor, archived: boolean): Promise<ProjectSummary[]> {
+    const rows = (await projectStore.summaries(this.db, archived)).filter((row) => canSee(actor, row.id));
+    const company = await this.company(
       this.db,
       rows.map((row) => row.id),
+      actor,
     );
-    return rows.map((row) => summary(row, figures.get(row.id)));
+    return rows.map((row) => summary(row, company));
   }
 
-  get(_actor: Actor, id: string): Promise<ProjectDetails> {
-    return this.details(this.db, id);
+  get(actor: Actor, id: string): Promise<ProjectDetails> {
+    return this.details(this.db, id, actor);
   }
 
   create(actor: Actor, input: NewProject): Promise<ProjectDetails> {
@@ -135,7 +157,9 @@ export class ProjectService {
       for (const environment of environments) {
         await projectStore.linkEnvironment(change.db, input.id, environment);
       }
-      const created = await this.details(change.db, input.id);
+      // A person who creates a project owns it, as in the reference; a token or the system owns nothing.
+      if (actor.kind === "user") await this.people().members.addOwner(change, input.id, actor.userId);
+      const created = await this.details(change.db, input.id, actor);
       change.record({ type: "project-created", project: input.id, data: created });
       return created;
     });
@@ -293,19 +317,31 @@ export class ProjectService {
     }
   }
 
-  private async figures(db: Db, ids: string[]): Promise<Map<string, Figures>> {
-    return new Map((await this.flags().figures(db, ids)).map((figures) => [figures.project, figures]));
+  private async company(db: Db, ids: string[], actor: Actor): Promise<Company> {
+    const { members, favorites } = this.people();
+    const [figures, owners, counts, favorite] = await Promise.all([
+      this.flags().figures(db, ids),
+      members.owners(db, ids),
+      members.memberCounts(db, ids),
+      favorites.projects(actor, db),
+    ]);
+    return {
+      figures: new Map(figures.map((entry) => [entry.project, entry])),
+      owners,
+      members: counts,
+      favorites: favorite,
+    };
   }
 
-  private async details(db: Db, id: string): Promise<ProjectDetails> {
-    const [row, environments, figures] = await Promise.all([
+  private async details(db: Db, id: string, actor: Actor): Promise<ProjectDetails> {
+    const [row, environments, company] = await Promise.all([
       projectStore.summary(db, id),
       projectStore.environments(db, id),
-      this.figures(db, [id]),
+      this.company(db, [id], actor),
     ]);
     if (!row) throw notFound(`Could not find project with id ${id}`);
     return {
-      ...summary(row, figures.get(id)),
+      ...summary(row, company),
       featureLimit: row.feature_limit,
       featureNaming: naming(row),
       environments: environments.map((env) =>

@@ -1,5 +1,6 @@
 import { conflict, invalidField, nameExists, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../access/actor.js";
+import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import { checkConstraints } from "../../shared/schemas.js";
 import { resource } from "../events/resource.js";
@@ -22,12 +23,14 @@ const view = (row: SegmentRow): SegmentView => ({
   usedInProjects: row.used_in_projects,
 });
 
+const segmentMissing = (id: number) => notFound(`Could not find segment with id ${id}`);
+
 const segments = resource<number, SegmentView>({
   read: async (db, id) => {
     const row = await segmentStore.byId(db, id);
     return row && view(row);
   },
-  missing: (id) => notFound(`Could not find segment with id ${id}`),
+  missing: segmentMissing,
   subject: (segment) => ({ project: segment.project }),
   events: { created: "segment-created", updated: "segment-updated", deleted: "segment-deleted" },
 });
@@ -42,12 +45,17 @@ export class SegmentService {
     private readonly strategies: () => Pick<StrategyService, "usingSegment">,
   ) {}
 
-  async list(_actor: Actor): Promise<SegmentView[]> {
-    return (await segmentStore.list(this.db)).map(view);
+  /** A private project's segments are hidden with it. */
+  async list(actor: Actor): Promise<SegmentView[]> {
+    return (await segmentStore.list(this.db))
+      .map(view)
+      .filter((segment) => segment.project === null || canSee(actor, segment.project));
   }
 
-  get(_actor: Actor, id: number): Promise<SegmentView> {
-    return segments.require(this.db, id);
+  async get(actor: Actor, id: number): Promise<SegmentView> {
+    const segment = await segments.require(this.db, id);
+    if (segment.project !== null && !canSee(actor, segment.project)) throw segmentMissing(id);
+    return segment;
   }
 
   create(actor: Actor, input: SegmentInput): Promise<SegmentView> {

@@ -1,21 +1,115 @@
-import { createHash } from "node:crypto";
-import type { UserActor } from "../../access/actor.js";
+import { createHash, randomBytes } from "node:crypto";
+import { ApiError } from "@signalbox/protocol";
+import { system, type UserActor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
+import type { EventService } from "../events/service.js";
+import type { UserView } from "../users/schemas.js";
 import type { UserService } from "../users/service.js";
+import { FailureWindow } from "./failures.js";
 import { sessionStore } from "./store.js";
 
 const hash = (id: string) => createHash("sha256").update(id).digest("hex");
 
+export interface Session {
+  /** The cookie's value: a bearer secret, shown to the browser only. */
+  id: string;
+  expiresAt: Date;
+}
+
+export interface SessionSettings {
+  ttlHours: number;
+  /** Failed logins one address may make in a minute before it must wait. */
+  failuresPerMinute: number;
+}
+
+/** Too many failed logins: the answer says when to try again (`Retry-After`). */
+export class LoginRateLimited extends ApiError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      "RateLimitError",
+      `Too many failed logins from your address: try again in ${retryAfterSeconds} seconds.`,
+    );
+  }
+}
+
+// One answer for every failure, so that it never tells whether the user exists.
+const mismatch = () =>
+  new ApiError(
+    "PasswordMismatch",
+    "The username or password is wrong. If you have forgotten your password, ask an administrator for a reset link.",
+  );
+
 /** Logins that last: stored in the database, so every instance on one PostgreSQL accepts them. */
 export class SessionService {
+  private readonly failures: FailureWindow;
+  private sweeper: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly db: Db,
-    private readonly users: Pick<UserService, "actor">,
-  ) {}
+    private readonly events: EventService,
+    private readonly users: Pick<UserService, "actor" | "authenticate" | "loggedIn">,
+    private readonly settings: SessionSettings,
+  ) {
+    this.failures = new FailureWindow(settings.failuresPerMinute, 60_000);
+  }
+
+  /** Deletes expired sessions every `intervalMs`; they are refused anyway, this keeps the table small. */
+  start(intervalMs: number): void {
+    this.sweeper = setInterval(() => void this.sweep().catch(() => {}), intervalMs);
+    this.sweeper.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+  }
+
+  sweep(): Promise<void> {
+    return sessionStore.removeExpired(this.db, new Date());
+  }
 
   /** The user behind a session cookie, while the session lasts and the user is active. */
   async resolve(id: string): Promise<UserActor | undefined> {
     const session = await sessionStore.active(this.db, hash(id), new Date());
     return session && this.users.actor(session.user_id, "session");
+  }
+
+  /** A new session for a user who has proved who they are (by password, or by single sign-on). */
+  async create(userId: number): Promise<Session> {
+    const id = randomBytes(32).toString("base64url");
+    const expiresAt = new Date(Date.now() + this.settings.ttlHours * 3_600_000);
+    await sessionStore.insert(this.db, hash(id), userId, expiresAt);
+    await this.users.loggedIn(userId);
+    return { id, expiresAt };
+  }
+
+  /**
+   * A login by username (or email) and password, from an address. Failures from one address
+   * are limited; every failure looks the same and takes as long.
+   */
+  async login(
+    username: string,
+    password: string,
+    address: string,
+  ): Promise<{ user: UserView; session: Session }> {
+    const wait = this.failures.wait(address);
+    if (wait > 0) throw new LoginRateLimited(Math.ceil(wait / 1000));
+    this.failures.attempt(address);
+    const user = await this.users.authenticate(username, password);
+    if (!user) throw mismatch();
+    this.failures.forgive(address);
+    return { user, session: await this.create(user.id) };
+  }
+
+  /** Ends the session the cookie names; an unknown or expired one is already over. */
+  async logout(id: string): Promise<void> {
+    await this.events.change(system("logout"), async (change) => {
+      await sessionStore.remove(change.db, hash(id));
+      change.credentialsChanged();
+    });
+  }
+
+  /** Ends a user's sessions (but the one kept), inside the caller's transaction. */
+  endAll(db: Db, userId: number, keep?: string): Promise<void> {
+    return sessionStore.removeForUser(db, userId, keep === undefined ? undefined : hash(keep));
   }
 }

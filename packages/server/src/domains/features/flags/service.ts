@@ -1,10 +1,11 @@
 import { ApiError, nameExists, notFound, validationError } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
-import { requirePermission } from "../../../access/can.js";
+import { canSee, requirePermission } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
 import type { VariantRow } from "../../../db/schema.js";
 import { type PatchOperations, patched } from "../../../shared/json-patch.js";
 import type { Change, EventService } from "../../events/service.js";
+import type { FavoriteService } from "../../favorites/service.js";
 import { checkFlagName } from "../../projects/naming.js";
 import type { ProjectService } from "../../projects/service.js";
 import type { DependencyService } from "../dependencies/service.js";
@@ -42,6 +43,7 @@ export interface FlagLinks {
   tags: Pick<FeatureTagService, "ofFlags" | "taggedAmong" | "attach">;
   dependencies: Pick<DependencyService, "parentsOf" | "childrenOf">;
   lifecycle: Pick<LifecycleService, "current" | "enter" | "leave">;
+  favorites: Pick<FavoriteService, "features">;
 }
 
 const metadata = (row: FeatureRow) => ({
@@ -113,16 +115,16 @@ export class FlagService {
   }
 
   /** A flag, archived or not; of the project in the path when there is one. */
-  async get(_actor: Actor, projectId: string | undefined, name: string): Promise<FeatureView> {
+  async get(actor: Actor, projectId: string | undefined, name: string): Promise<FeatureView> {
     const row = await flagStore.find(this.db, name);
-    if (!row || (projectId !== undefined && row.project !== projectId)) {
+    if (!row || (projectId !== undefined && row.project !== projectId) || !canSee(actor, row.project)) {
       throw notFound(`Could not find feature flag ${name}`);
     }
-    return this.view(this.db, row);
+    return this.view(this.db, row, await this.links().favorites.features(actor));
   }
 
   async listProject(
-    _actor: Actor,
+    actor: Actor,
     projectId: string,
     filters: { namePrefix?: string; tags: string[] },
   ): Promise<ListingEntry[]> {
@@ -132,11 +134,12 @@ export class FlagService {
       const tagged = await this.links().tags.taggedAmong(this.db, names, filters.tags);
       rows = rows.filter((row) => tagged.has(row.name));
     }
-    return listingEntries(this.db, rows, this.links());
+    return listingEntries(this.db, rows, this.links(), await this.links().favorites.features(actor));
   }
 
-  async listArchived(_actor: Actor, projectId?: string): Promise<FeatureView[]> {
-    return featureViews(this.db, await flagStore.archived(this.db, projectId), this.links());
+  async listArchived(actor: Actor, projectId?: string): Promise<FeatureView[]> {
+    const rows = (await flagStore.archived(this.db, projectId)).filter((row) => canSee(actor, row.project));
+    return featureViews(this.db, rows, this.links(), await this.links().favorites.features(actor));
   }
 
   /** PUT and PATCH of a flag's metadata; a patch may also move the flag to another project. */
@@ -164,7 +167,8 @@ export class FlagService {
         change.record({ type: "feature-metadata-updated", ...subject(row), data: updated, preData });
       }
       if (after.stale !== before.stale) this.recordStaleness(change, row, after.stale);
-      return updated;
+      // The event carries the flag as no one in particular sees it; the answer, as the caller does.
+      return { ...updated, favorite: (await this.links().favorites.features(actor, change.db)).has(name) };
     });
   }
 
@@ -345,8 +349,8 @@ export class FlagService {
     return flagStore.activeAmong(db, await flagStore.markSeen(db, environment, names, at));
   }
 
-  private view(db: Db, row: FeatureRow): Promise<FeatureView> {
-    return featureViews(db, [row], this.links()).then((views) => views[0]!);
+  private view(db: Db, row: FeatureRow, favorites?: ReadonlySet<string>): Promise<FeatureView> {
+    return featureViews(db, [row], this.links(), favorites).then((views) => views[0]!);
   }
 
   private async checkNameFree(db: Db, name: string): Promise<void> {
@@ -371,7 +375,7 @@ export class FlagService {
     permission: "UPDATE_FEATURE" | "DELETE_FEATURE",
   ): Promise<FeatureRow> {
     const row = await flagStore.find(change.db, name);
-    if (!row || (projectId !== undefined && row.project !== projectId))
+    if (!row || (projectId !== undefined && row.project !== projectId) || !canSee(change.actor, row.project))
       throw notFound(`Could not find feature flag ${name}`);
     if (projectId === undefined) requirePermission(change.actor, permission, { project: row.project });
     if (!row.archived_at) throw validationError(`${name} is not archived; archive it first`);

@@ -36,8 +36,18 @@ async function related(db: Db, names: string[], links: FlagLinks) {
   };
 }
 
-/** Full views of flags (the reference's Feature schema), in the order of `rows`. */
-export async function featureViews(db: Db, rows: FeatureRow[], links: FlagLinks): Promise<FeatureView[]> {
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Full views of flags (the reference's Feature schema), in the order of `rows`. `favorites`
+ * are the names the caller marked; events carry flags as no one in particular sees them.
+ */
+export async function featureViews(
+  db: Db,
+  rows: FeatureRow[],
+  links: FlagLinks,
+  favorites = NONE,
+): Promise<FeatureView[]> {
   const linked = await related(
     db,
     rows.map((row) => row.name),
@@ -71,7 +81,7 @@ export async function featureViews(db: Db, rows: FeatureRow[], links: FlagLinks)
       project: row.project,
       enabled: environments.some((env) => env.enabled),
       stale: row.stale,
-      favorite: false,
+      favorite: favorites.has(row.name),
       impressionData: row.impression_data,
       archived: row.archived_at !== null,
       archivedAt: iso(row.archived_at),
@@ -92,14 +102,19 @@ export async function featureViews(db: Db, rows: FeatureRow[], links: FlagLinks)
   });
 }
 
-/** The entries of a project's flag listing (endpoint 14). */
-export async function listingEntries(db: Db, rows: FeatureRow[], links: FlagLinks): Promise<ListingEntry[]> {
-  return (await featureViews(db, rows, links)).map((feature) => ({
+/** The entries of a project's flag listing (endpoint 14), `favorite` as the caller marked them. */
+export async function listingEntries(
+  db: Db,
+  rows: FeatureRow[],
+  links: FlagLinks,
+  favorites: ReadonlySet<string>,
+): Promise<ListingEntry[]> {
+  return (await featureViews(db, rows, links, favorites)).map((feature) => ({
     name: feature.name,
     type: feature.type,
     description: feature.description,
     stale: feature.stale,
-    favorite: false,
+    favorite: feature.favorite,
     impressionData: feature.impressionData,
     createdAt: feature.createdAt,
     lastSeenAt: feature.lastSeenAt,

@@ -1,6 +1,6 @@
 import { conflict, invalidField, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
-import { requirePermission } from "../../../access/can.js";
+import { canSee, requirePermission } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { TagTypeService } from "../../tag-types/service.js";
@@ -19,8 +19,8 @@ export class FeatureTagService {
     private readonly tagTypes: Pick<TagTypeService, "exists">,
   ) {}
 
-  async list(_actor: Actor, name: string): Promise<FeatureTag[]> {
-    await this.requireFlag(this.db, name);
+  async list(actor: Actor, name: string): Promise<FeatureTag[]> {
+    await this.requireFlag(this.db, name, actor);
     return (await tagStore.ofFlags(this.db, [name])).map((row) => ({
       type: row.tag_type,
       value: row.tag_value,
@@ -100,15 +100,16 @@ export class FeatureTagService {
     }
   }
 
-  private async requireFlag(db: Db, name: string): Promise<FlagRef> {
+  /** A flag of a private project the actor may not see does not exist for them. */
+  private async requireFlag(db: Db, name: string, actor: Actor): Promise<FlagRef> {
     const flag = await this.flags.find(db, name);
-    if (!flag) throw notFound(`Could not find feature flag ${name}`);
+    if (!flag || !canSee(actor, flag.project)) throw notFound(`Could not find feature flag ${name}`);
     return flag;
   }
 
   /** The paths name no project: the flag's own decides what the actor may do. */
   private async requireWritable(change: Change, name: string): Promise<FlagRef> {
-    const flag = await this.requireFlag(change.db, name);
+    const flag = await this.requireFlag(change.db, name, change.actor);
     requirePermission(change.actor, "UPDATE_FEATURE", { project: flag.project });
     return flag;
   }

@@ -1,0 +1,328 @@
+import { ApiError, invalidField, notFound } from "@signalbox/protocol";
+import type { Actor } from "../../../access/actor.js";
+import { ROLE_IDS } from "../../../access/roles.js";
+import type { Db } from "../../../db/connection.js";
+import type { EventInput } from "../../events/catalogue.js";
+import type { Change, EventService } from "../../events/service.js";
+import type { ProjectService } from "../../projects/service.js";
+import { people } from "../groups/people.js";
+import type { GroupService } from "../groups/service.js";
+import type { RoleService } from "../roles/service.js";
+import type { NewAccess, ProjectAccess, ProjectOwner } from "./schemas.js";
+import { type Holder, type Membership, memberStore } from "./store.js";
+
+const OWNER = ROLE_IDS.Owner;
+
+const describe = (holder: Holder) => `${holder.kind === "user" ? "User" : "Group"} ${holder.id}`;
+
+/** Memberships by holder: the roles each holds, and when it was first given one. */
+function byHolder(memberships: readonly Membership[]): Map<number, { roles: number[]; addedAt: Date }> {
+  const holders = new Map<number, { roles: number[]; addedAt: Date }>();
+  for (const { holder, role_id, created_at } of memberships) {
+    const held = holders.get(holder) ?? { roles: [], addedAt: created_at };
+    held.roles.push(role_id);
+    if (created_at < held.addedAt) held.addedAt = created_at;
+    holders.set(holder, held);
+  }
+  for (const held of holders.values()) held.roles.sort((a, b) => a - b);
+  return holders;
+}
+
+function rolesSet(project: string, holder: Holder, before: number[], after: number[]): EventInput {
+  return holder.kind === "user"
+    ? {
+        type: "project-access-user-roles-updated",
+        project,
+        data: { roles: after, userId: holder.id },
+        preData: { roles: before, userId: holder.id },
+      }
+    : {
+        type: "project-access-group-roles-updated",
+        project,
+        data: { roles: after, groupId: holder.id },
+        preData: { roles: before, groupId: holder.id },
+      };
+}
+
+function rolesDeleted(project: string, holder: Holder, before: number[]): EventInput {
+  return holder.kind === "user"
+    ? { type: "project-access-user-roles-deleted", project, preData: { roles: before, userId: holder.id } }
+    : { type: "project-access-group-roles-deleted", project, preData: { roles: before, groupId: holder.id } };
+}
+
+function roleAdded(project: string, holder: Holder, roleId: number): EventInput {
+  return holder.kind === "user"
+    ? { type: "project-user-added", project, data: { userId: holder.id, roleId } }
+    : { type: "project-group-added", project, data: { groupId: holder.id, roleId } };
+}
+
+function roleRemoved(project: string, holder: Holder, roleId: number): EventInput {
+  return holder.kind === "user"
+    ? { type: "project-user-removed", project, preData: { userId: holder.id, roleId } }
+    : { type: "project-group-removed", project, preData: { groupId: holder.id, roleId } };
+}
+
+/**
+ * Who may do what in a project: the project roles given to users and groups there. Every
+ * change is an event, so the revision moves and everyone's permissions are read afresh.
+ */
+export class MemberService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventService,
+    private readonly projects: Pick<ProjectService, "missing">,
+    private readonly roles: Pick<RoleService, "projectRoles" | "requireProjectRoles">,
+    private readonly groups: Pick<GroupService, "missing" | "summaries" | "groupsOf">,
+  ) {}
+
+  /** The project's users and groups with their roles, and the roles that can be given there. */
+  async access(_actor: Actor, project: string): Promise<ProjectAccess> {
+    await this.requireProject(this.db, project);
+    const [userMemberships, groupMemberships, roles] = await Promise.all([
+      memberStore.ofProjects(this.db, "user", [project]),
+      memberStore.ofProjects(this.db, "group", [project]),
+      this.roles.projectRoles(this.db),
+    ]);
+    const users = byHolder(userMemberships);
+    const groups = byHolder(groupMemberships);
+    const [persons, summaries] = await Promise.all([
+      people.byIds(this.db, [...users.keys()]),
+      this.groups.summaries(this.db, [...groups.keys()]),
+    ]);
+    return {
+      users: persons.map((person) => {
+        const held = users.get(person.id)!;
+        return { ...person, addedAt: held.addedAt.toISOString(), roles: held.roles };
+      }),
+      groups: summaries.map(({ userIds, ...group }) => {
+        const held = groups.get(group.id)!;
+        return {
+          ...group,
+          userCount: userIds.length,
+          addedAt: held.addedAt.toISOString(),
+          roles: held.roles,
+        };
+      }),
+      roles,
+    };
+  }
+
+  /** Gives each user and each group each role. */
+  async addAccess(actor: Actor, project: string, input: NewAccess): Promise<void> {
+    const roles = [...new Set(input.roles)];
+    const users = [...new Set(input.users)];
+    const groups = [...new Set(input.groups)];
+    if (roles.length === 0) throw invalidField("roles", "Name at least one role to give");
+    if (users.length + groups.length === 0) throw invalidField("users", "Name at least one user or group");
+    await this.events.change(actor, async (change) => {
+      await this.requireProject(change.db, project);
+      await this.roles.requireProjectRoles(change.db, roles, "roles");
+      const unknownUsers = await people.missing(change.db, users);
+      if (unknownUsers.length > 0) {
+        throw invalidField("users", `There are no users with the ids ${unknownUsers.join(", ")}`);
+      }
+      const unknownGroups = await this.groups.missing(change.db, groups);
+      if (unknownGroups.length > 0) {
+        throw invalidField("groups", `There are no groups with the ids ${unknownGroups.join(", ")}`);
+      }
+      await this.requireGivable(change.db, actor, project, roles);
+      await memberStore.add(change.db, project, "user", users, roles);
+      await memberStore.add(change.db, project, "group", groups, roles);
+      change.record({ type: "project-access-added", project, data: { roles, users, groups } });
+    });
+  }
+
+  /** Makes a user's or group's roles in the project exactly these. */
+  async setRoles(actor: Actor, project: string, holder: Holder, requested: readonly number[]): Promise<void> {
+    const roles = [...new Set(requested)].sort((a, b) => a - b);
+    await this.events.change(actor, async (change) => {
+      await this.requireHolder(change.db, project, holder);
+      await this.roles.requireProjectRoles(change.db, roles, "roles");
+      await this.requireGivable(change.db, actor, project, roles);
+      const before = await memberStore.rolesOf(change.db, project, holder);
+      await this.keepAnOwner(change.db, project, holder, before, roles);
+      await memberStore.remove(
+        change.db,
+        project,
+        holder,
+        before.filter((role) => !roles.includes(role)),
+      );
+      await memberStore.add(change.db, project, holder.kind, [holder.id], roles);
+      change.record(rolesSet(project, holder, before, roles));
+    });
+  }
+
+  /** Takes every role in the project away from a user or group. */
+  async removeAll(actor: Actor, project: string, holder: Holder): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      await this.requireHolder(change.db, project, holder);
+      const before = await memberStore.rolesOf(change.db, project, holder);
+      if (before.length === 0) throw notFound(`${describe(holder)} has no roles in project ${project}`);
+      await this.keepAnOwner(change.db, project, holder, before, []);
+      await memberStore.remove(change.db, project, holder);
+      change.record(rolesDeleted(project, holder, before));
+    });
+  }
+
+  /** Gives one role; a role already held is left as it is, and records nothing. */
+  async addRole(actor: Actor, project: string, holder: Holder, roleId: number): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      await this.requireHolder(change.db, project, holder);
+      await this.roles.requireProjectRoles(change.db, [roleId], "roleId");
+      await this.requireGivable(change.db, actor, project, [roleId]);
+      if ((await memberStore.rolesOf(change.db, project, holder)).includes(roleId)) return;
+      await memberStore.add(change.db, project, holder.kind, [holder.id], [roleId]);
+      change.record(roleAdded(project, holder, roleId));
+    });
+  }
+
+  async removeRole(actor: Actor, project: string, holder: Holder, roleId: number): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      await this.requireHolder(change.db, project, holder);
+      const before = await memberStore.rolesOf(change.db, project, holder);
+      if (!before.includes(roleId)) {
+        throw notFound(`${describe(holder)} does not hold role ${roleId} in project ${project}`);
+      }
+      await this.keepAnOwner(
+        change.db,
+        project,
+        holder,
+        before,
+        before.filter((role) => role !== roleId),
+      );
+      await memberStore.remove(change.db, project, holder, [roleId]);
+      change.record(roleRemoved(project, holder, roleId));
+    });
+  }
+
+  /** Makes the user who creates a project its Owner, inside the creation's transaction. */
+  async addOwner(change: Change, projectId: string, userId: number): Promise<void> {
+    await memberStore.add(change.db, projectId, "user", [userId], [OWNER]);
+  }
+
+  /** Each project's owners: the users and groups holding its Owner role (none: an empty list). */
+  async owners(db: Db, projectIds: string[]): Promise<Map<string, ProjectOwner[]>> {
+    const [userMemberships, groupMemberships] = await Promise.all([
+      memberStore.ofProjects(db, "user", projectIds),
+      memberStore.ofProjects(db, "group", projectIds),
+    ]);
+    const userOwners = userMemberships.filter((membership) => membership.role_id === OWNER);
+    const groupOwners = groupMemberships.filter((membership) => membership.role_id === OWNER);
+    const [persons, summaries] = await Promise.all([
+      people.byIds(
+        db,
+        userOwners.map((membership) => membership.holder),
+      ),
+      this.groups.summaries(
+        db,
+        groupOwners.map((membership) => membership.holder),
+      ),
+    ]);
+    const owners = new Map<string, ProjectOwner[]>(projectIds.map((id) => [id, []]));
+    for (const { project, holder } of userOwners) {
+      const person = persons.find((candidate) => candidate.id === holder);
+      if (!person) continue;
+      owners.get(project)?.push({
+        ownerType: "user",
+        name: person.name ?? person.username ?? person.email ?? `User ${person.id}`,
+        imageUrl: person.imageUrl,
+        email: person.email,
+      });
+    }
+    for (const { project, holder } of groupOwners) {
+      const group = summaries.find((candidate) => candidate.id === holder);
+      if (group) owners.get(project)?.push({ ownerType: "group", name: group.name });
+    }
+    return owners;
+  }
+
+  /** How many users hold a role in each project, themselves or through a group, each counted once. */
+  async memberCounts(db: Db, projectIds: string[]): Promise<Map<string, number>> {
+    const [userMemberships, groupMemberships] = await Promise.all([
+      memberStore.ofProjects(db, "user", projectIds),
+      memberStore.ofProjects(db, "group", projectIds),
+    ]);
+    const summaries = await this.groups.summaries(db, [
+      ...new Set(groupMemberships.map((membership) => membership.holder)),
+    ]);
+    const usersOf = new Map(summaries.map((group) => [group.id, group.userIds]));
+    const members = new Map<string, Set<number>>(projectIds.map((id) => [id, new Set()]));
+    for (const { project, holder } of userMemberships) members.get(project)?.add(holder);
+    for (const { project, holder } of groupMemberships) {
+      for (const user of usersOf.get(holder) ?? []) members.get(project)?.add(user);
+    }
+    return new Map([...members].map(([project, users]) => [project, users.size]));
+  }
+
+  /** How many project memberships, of users and groups, give the role. */
+  withRole(db: Db, roleId: number): Promise<number> {
+    return memberStore.holders(db, roleId);
+  }
+
+  /** The projects each group holds a role in. */
+  async projectsOfGroups(db: Db, groupIds: readonly number[]): Promise<Map<number, string[]>> {
+    const projects = new Map<number, string[]>();
+    for (const { group_id, project } of await memberStore.projectsOfGroups(db, groupIds)) {
+      projects.set(group_id, [...(projects.get(group_id) ?? []), project]);
+    }
+    return projects;
+  }
+
+  private async requireProject(db: Db, project: string): Promise<void> {
+    const [missing] = await this.projects.missing(db, [project]);
+    if (missing !== undefined) throw notFound(`Could not find project with id ${project}`);
+  }
+
+  /** The project and the user or group named in a path, which must both exist. */
+  private async requireHolder(db: Db, project: string, holder: Holder): Promise<void> {
+    await this.requireProject(db, project);
+    const [missing] =
+      holder.kind === "user"
+        ? await people.missing(db, [holder.id])
+        : await this.groups.missing(db, [holder.id]);
+    if (missing !== undefined) throw notFound(`Could not find ${holder.kind} with id ${holder.id}`);
+  }
+
+  /**
+   * As in the reference, a user who is neither an admin nor the project's Owner gives only
+   * roles they hold there themselves: access to the access settings is not a way up.
+   */
+  private async requireGivable(
+    db: Db,
+    actor: Actor,
+    project: string,
+    roles: readonly number[],
+  ): Promise<void> {
+    if (actor.kind !== "user" || actor.grants.root.has("ADMIN")) return;
+    const [own, groups] = await Promise.all([
+      memberStore.rolesOf(db, project, { kind: "user", id: actor.userId }),
+      this.groups.groupsOf(db, actor.userId),
+    ]);
+    const held = new Set([...own, ...(await memberStore.rolesOfGroups(db, project, groups))]);
+    if (held.has(OWNER)) return;
+    const beyond = roles.filter((role) => !held.has(role));
+    if (beyond.length > 0) {
+      throw new ApiError(
+        "InvalidOperationError",
+        `Only an admin or the project's Owner gives roles they do not hold: you do not hold the roles ${beyond.join(", ")} in project ${project}`,
+      );
+    }
+  }
+
+  /** Refuses to take the Owner role from its last holder in the project, as the reference does. */
+  private async keepAnOwner(
+    db: Db,
+    project: string,
+    holder: Holder,
+    before: readonly number[],
+    after: readonly number[],
+  ): Promise<void> {
+    if (!before.includes(OWNER) || after.includes(OWNER)) return;
+    if ((await memberStore.holders(db, OWNER, project)) < 2) {
+      throw new ApiError(
+        "ProjectWithoutOwnerError",
+        `${describe(holder)} is the last owner of project ${project}: give the Owner role to another user or group first`,
+      );
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import type {} from "@fastify/cookie";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { SESSION_COOKIE } from "../../http/auth.js";
+
+// Out of reach of scripts (HttpOnly), sent on top-level navigation from other sites but not
+// on their forms or fetches (Lax), and only over HTTPS when it came over HTTPS.
+const options = (secure: boolean) => ({ path: "/", httpOnly: true, sameSite: "lax" as const, secure });
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  session: { id: string; expiresAt: Date },
+  secure: boolean,
+) {
+  reply.setCookie(SESSION_COOKIE, session.id, { ...options(secure), expires: session.expiresAt });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
+  reply.clearCookie(SESSION_COOKIE, options(secure));
+}
+
+/** The session id a request's cookie carries, if any. */
+export function sessionCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? request.server.parseCookie(header)[SESSION_COOKIE] : undefined;
+}
+
+/** Whether the request came over HTTPS, which decides whether the cookie is marked Secure. */
+export const overHttps = (request: FastifyRequest) => request.protocol === "https";
