@@ -126,3 +126,38 @@ describe("a private project", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
   });
 });
+
+describe("a protected project", () => {
+  it("is seen by everyone but changed by its members only: the Editor's root role no longer counts", async () => {
+    const open = await as(outsider, "/api/admin/projects/default/features", {
+      method: "POST",
+      body: { name: "while-open" },
+    });
+    expect(open.status, JSON.stringify(open.body)).toBe(200);
+
+    const protect = await server.request("/api/admin/projects/default/settings", {
+      method: "PUT",
+      body: { mode: "protected" },
+    });
+    expect(protect.status).toBe(200);
+    const refused = await as(outsider, "/api/admin/projects/default/features", {
+      method: "POST",
+      body: { name: "while-protected" },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ name: "NoAccessError" });
+    expect(refused.body.message).toContain('"CREATE_FEATURE"');
+    expect((await as(outsider, "/api/admin/projects/default/features/while-open")).status).toBe(200);
+
+    const reopen = await server.request("/api/admin/projects/default/settings", {
+      method: "PUT",
+      body: { mode: "open" },
+    });
+    expect(reopen.status).toBe(200);
+    const again = await as(outsider, "/api/admin/projects/default/features", {
+      method: "POST",
+      body: { name: "while-protected" },
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+  });
+});
