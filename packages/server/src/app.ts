@@ -1,4 +1,3 @@
-import cookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyPluginAsync, LogController, type RouteOptions } from "fastify";
 import { Type } from "typebox";
@@ -195,8 +194,6 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   app.addHook("preValidation", refuseUnstorableText);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
-  // Cookies are parsed where a session is looked for, not on every SDK request.
-  await app.register(cookie, { hook: false });
   app.addHook(
     "onRequest",
     authenticate({

@@ -1,4 +1,4 @@
-import type {} from "@fastify/cookie";
+import { fastifyCookie } from "@fastify/cookie";
 import { authenticationRequired, noAccess, notFound } from "@signalbox/protocol";
 import type { FastifyRequest, RouteOptions } from "fastify";
 import type { Actor, TokenActor, TokenType } from "../access/actor.js";
@@ -91,7 +91,7 @@ async function identify(credentials: Credentials, request: FastifyRequest, acces
   // The admin API also takes a browser's session, as the reference does when a header fails.
   // Parsed here rather than on every request: SDK polls carry no session worth the work.
   const cookie = access === "admin" ? request.headers.cookie : undefined;
-  const session = cookie ? request.server.parseCookie(cookie)[SESSION_COOKIE] : undefined;
+  const session = cookie ? fastifyCookie.parse(cookie)[SESSION_COOKIE] : undefined;
   const bySession = session ? await credentials.session(session) : undefined;
   if (bySession) return bySession;
   if (header) throw authenticationRequired("The API token is unknown or has expired.");

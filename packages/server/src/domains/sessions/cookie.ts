@@ -1,6 +1,12 @@
-import type {} from "@fastify/cookie";
+import { fastifyCookie } from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { SESSION_COOKIE } from "../../http/auth.js";
+
+/**
+ * Only the routes that write cookies register @fastify/cookie (with this), so that its reply
+ * hook runs on logins, not on every SDK poll; cookies are read with `readCookie`.
+ */
+export const COOKIE_WRITING = { hook: false } as const;
 
 // Out of reach of scripts (HttpOnly), sent on top-level navigation from other sites but not
 // on their forms or fetches (Lax), and only over HTTPS when it came over HTTPS.
@@ -18,11 +24,14 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
   reply.clearCookie(SESSION_COOKIE, options(secure));
 }
 
-/** The session id a request's cookie carries, if any. */
-export function sessionCookie(request: FastifyRequest): string | undefined {
+/** A cookie the request carries, if any. */
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
-  return header ? request.server.parseCookie(header)[SESSION_COOKIE] : undefined;
+  return header ? fastifyCookie.parse(header)[name] : undefined;
 }
+
+/** The session id a request's cookie carries, if any. */
+export const sessionCookie = (request: FastifyRequest) => readCookie(request, SESSION_COOKIE);
 
 /** Whether the request came over HTTPS, which decides whether the cookie is marked Secure. */
 export const overHttps = (request: FastifyRequest) => request.protocol === "https";

@@ -1,7 +1,8 @@
+import cookie from "@fastify/cookie";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { User } from "../users/schemas.js";
-import { clearSessionCookie, overHttps, sessionCookie, setSessionCookie } from "./cookie.js";
+import { COOKIE_WRITING, clearSessionCookie, overHttps, sessionCookie, setSessionCookie } from "./cookie.js";
 import { Login } from "./schemas.js";
 import { LoginRateLimited, type SessionService } from "./service.js";
 
@@ -12,6 +13,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService }
   app,
   { sessions },
 ) => {
+  await app.register(cookie, COOKIE_WRITING);
   app.post(
     "/login",
     {
@@ -45,6 +47,7 @@ export const logoutRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService 
   app,
   { sessions },
 ) => {
+  await app.register(cookie, COOKIE_WRITING);
   // A browser's logout form posts whatever it posts; nothing in the body matters.
   app.addContentTypeParser("*", (_request, _payload, done) => done(null));
   for (const method of ["GET", "POST"] as const) {

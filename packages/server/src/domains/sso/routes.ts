@@ -1,7 +1,8 @@
+import cookie from "@fastify/cookie";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import { overHttps, setSessionCookie } from "../sessions/cookie.js";
+import { COOKIE_WRITING, overHttps, readCookie, setSessionCookie } from "../sessions/cookie.js";
 import { ATTEMPT_COOKIE, ATTEMPT_SECONDS, decodeAttempt, encodeAttempt } from "./attempt.js";
 import { CallbackQuery, LoginQuery, OidcSettings, OidcSettingsInput } from "./schemas.js";
 import type { SsoService } from "./service.js";
@@ -54,6 +55,7 @@ const redirect = (reply: FastifyReply, location: string) =>
 
 /** Signing in through the provider, under /auth/oidc: public, as any sign-in page. */
 export const ssoLoginRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
+  await app.register(cookie, COOKIE_WRITING);
   app.get(
     "/login",
     {
@@ -87,13 +89,12 @@ export const ssoLoginRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = as
       config: { auth: "public" },
     },
     async (request, reply) => {
-      const cookies = request.headers.cookie ? request.server.parseCookie(request.headers.cookie) : {};
       // An attempt is good for one answer, whatever it is.
       reply.clearCookie(ATTEMPT_COOKIE, attemptCookie(request));
       const { session, redirect: to } = await sso.completeLogin(
         origin(request),
         request.url,
-        decodeAttempt(cookies[ATTEMPT_COOKIE]),
+        decodeAttempt(readCookie(request, ATTEMPT_COOKIE)),
       );
       setSessionCookie(reply, session, overHttps(request));
       return redirect(reply, to);
