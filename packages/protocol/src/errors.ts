@@ -70,6 +70,42 @@ export class ApiError extends Error {
   }
 }
 
+/** A way for a person to log in, as a login page lists them. */
+export interface LoginOption {
+  type: string;
+  message: string;
+  path: string;
+}
+
+/**
+ * The admin API's 401 without credentials: besides the error, where to log in with a
+ * password and the other ways in (single sign-on), as the reference's UI reads them.
+ */
+export class LoginRequired extends ApiError {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly options: LoginOption[],
+  ) {
+    super("AuthenticationRequired", message);
+  }
+
+  override toJSON(): ErrorBody & {
+    path: string;
+    type: "password";
+    defaultHidden: false;
+    options: LoginOption[];
+  } {
+    return {
+      ...super.toJSON(),
+      path: this.path,
+      type: "password",
+      defaultHidden: false,
+      options: this.options,
+    };
+  }
+}
+
 export const validationError = (message: string, details?: ErrorDetail[]) =>
   new ApiError("ValidationError", message, details ?? [{ message }]);
 

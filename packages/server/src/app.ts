@@ -202,6 +202,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
           ? services.personalTokens.resolve(secret)
           : services.tokens.resolve(secret),
       session: (id) => services.sessions.resolve(id),
+      loginOptions: () => services.sso.loginOptions(),
     }),
   );
 

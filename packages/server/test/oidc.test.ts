@@ -190,6 +190,15 @@ describe.each(databaseKinds)("single sign-on with OpenID Connect (%s)", (kind) =
     const login = await fetch(`${server.url}/auth/oidc/login`, { redirect: "manual" });
     expect(login.status).toBe(404);
     expect((await server.request("/auth/oidc/callback?code=x&state=y", { token: null })).status).toBe(404);
+    // A login page learns the ways in from the admin API's 401: the password only, for now.
+    const anonymous = await server.request("/api/admin/user", { token: null });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({
+      name: "AuthenticationRequired",
+      path: "/auth/simple/login",
+      type: "password",
+      options: [],
+    });
     const read = await server.request("/api/admin/auth/oidc/settings");
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({
@@ -246,6 +255,10 @@ describe.each(databaseKinds)("single sign-on with OpenID Connect (%s)", (kind) =
     expect(stored.content).toMatchObject({ secret: CLIENT_SECRET });
     const updated = await latestEvent(server, "setting-updated");
     expect(updated).toMatchObject({ data: { id: "oidc", hideEventDetails: true } });
+    const anonymous = await server.request("/api/admin/user", { token: null });
+    expect(anonymous.body.options).toEqual([
+      { type: "oidc", message: "Sign in with OpenID Connect", path: "/auth/oidc/login" },
+    ]);
     for (const answer of [saved.body, resaved.body, read.body, updated]) {
       expect(JSON.stringify(answer)).not.toContain(CLIENT_SECRET);
     }
@@ -411,6 +424,7 @@ describe.each(databaseKinds)("single sign-on with OpenID Connect (%s)", (kind) =
     const current = (await server.request("/api/admin/auth/oidc/settings")).body;
     expect((await settings({ ...current, enabled: false })).status).toBe(200);
     expect((await fetch(`${server.url}/auth/oidc/login`, { redirect: "manual" })).status).toBe(404);
+    expect((await server.request("/api/admin/projects", { token: null })).body.options).toEqual([]);
     const stored = await server.db.selectFrom("auth_settings").select("content").executeTakeFirstOrThrow();
     expect(stored.content).toMatchObject({ enabled: false, clientId: CLIENT_ID, secret: CLIENT_SECRET });
   });

@@ -1,5 +1,11 @@
 import { fastifyCookie } from "@fastify/cookie";
-import { authenticationRequired, noAccess, notFound } from "@signalbox/protocol";
+import {
+  authenticationRequired,
+  type LoginOption,
+  LoginRequired,
+  noAccess,
+  notFound,
+} from "@signalbox/protocol";
 import type { FastifyRequest, RouteOptions } from "fastify";
 import type { Actor, TokenActor, TokenType } from "../access/actor.js";
 import { canSee, requirePermission } from "../access/can.js";
@@ -28,6 +34,8 @@ export interface Credentials {
   bearer(secret: string): Promise<Actor | undefined>;
   /** The session cookie a login set. */
   session(id: string): Promise<Actor | undefined>;
+  /** The ways to log in besides a password, offered to a caller who brought no credentials. */
+  loginOptions(): Promise<LoginOption[]>;
 }
 
 /** The reference's cookie name, so its clients and proxies in front of it recognise it. */
@@ -96,10 +104,12 @@ async function identify(credentials: Credentials, request: FastifyRequest, acces
   if (bySession) return bySession;
   if (header) throw authenticationRequired("The API token is unknown or has expired.");
   if (session) throw authenticationRequired("Your session has expired: log in again.");
-  throw authenticationRequired(
-    access === "admin"
-      ? "You must log in, or send an API token or personal access token in the authorization header."
-      : "You must send an API token in the authorization header.",
+  if (access !== "admin")
+    throw authenticationRequired("You must send an API token in the authorization header.");
+  throw new LoginRequired(
+    "You must log in, or send an API token or personal access token in the authorization header.",
+    "/auth/simple/login",
+    await credentials.loginOptions(),
   );
 }
 

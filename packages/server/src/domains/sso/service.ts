@@ -1,4 +1,11 @@
-import { ApiError, authenticationRequired, invalidField, noAccess, notFound } from "@signalbox/protocol";
+import {
+  ApiError,
+  authenticationRequired,
+  invalidField,
+  type LoginOption,
+  noAccess,
+  notFound,
+} from "@signalbox/protocol";
 import * as oidc from "openid-client";
 import { type Actor, system } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
@@ -186,6 +193,14 @@ export class SsoService {
     const userId = await this.person(settings, profile);
     // Checked again: the cookie came back from the browser, which may not be the one that got it.
     return { session: await this.sessions.create(userId), redirect: localPath(attempt.redirect) ?? "/" };
+  }
+
+  /** Signing in through the provider, when it is on: what a login page offers beside the password. */
+  async loginOptions(): Promise<LoginOption[]> {
+    const settings = await this.stored();
+    return settings.enabled
+      ? [{ type: "oidc", message: "Sign in with OpenID Connect", path: "/auth/oidc/login" }]
+      : [];
   }
 
   private async stored(): Promise<Settings> {
