@@ -1,12 +1,11 @@
-import { type Static, type TSchema, Type } from "typebox";
+import { type Static, Type } from "typebox";
+import { Nullable } from "./nullable.js";
 
 // The client-features document a flag service sends to server-side SDKs
 // (GET /api/client/features, /api/client/features/:name) and that the proxy consumes and
 // serves again. Required is only what every server sends; the rest is optional because
 // real servers have been seen to leave it out. Unknown operators and strategy names are
 // not refused here: the engine evaluates them as false, which is the protocol's rule.
-
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ConstraintSchema = Type.Object({
   contextName: Type.String(),
@@ -40,8 +39,8 @@ export const VariantSchema = Type.Object({
 export const StrategySchema = Type.Object({
   id: Type.Optional(Type.String()),
   name: Type.String(),
-  title: Type.Optional(nullable(Type.String())),
-  disabled: Type.Optional(nullable(Type.Boolean())),
+  title: Type.Optional(Nullable(Type.String())),
+  disabled: Type.Optional(Nullable(Type.Boolean())),
   sortOrder: Type.Optional(Type.Number()),
   constraints: Type.Optional(Type.Array(ConstraintSchema)),
   parameters: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -58,13 +57,13 @@ export const DependencySchema = Type.Object({
 export const FeatureSchema = Type.Object({
   name: Type.String(),
   type: Type.Optional(Type.String()),
-  description: Type.Optional(nullable(Type.String())),
+  description: Type.Optional(Nullable(Type.String())),
   project: Type.Optional(Type.String()),
   stale: Type.Optional(Type.Boolean()),
   enabled: Type.Boolean(),
-  impressionData: Type.Optional(nullable(Type.Boolean())),
+  impressionData: Type.Optional(Nullable(Type.Boolean())),
   strategies: Type.Optional(Type.Array(StrategySchema)),
-  variants: Type.Optional(nullable(Type.Array(VariantSchema))),
+  variants: Type.Optional(Nullable(Type.Array(VariantSchema))),
   dependencies: Type.Optional(Type.Array(DependencySchema)),
 });
 
@@ -85,7 +84,7 @@ export const ClientFeaturesQuerySchema = Type.Object({
 
 export const ClientFeaturesMetaSchema = Type.Object({
   revisionId: Type.Optional(Type.Number()),
-  etag: Type.Optional(nullable(Type.String())),
+  etag: Type.Optional(Nullable(Type.String())),
   queryHash: Type.Optional(Type.String()),
 });
 

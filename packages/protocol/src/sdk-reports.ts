@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { Nullable } from "./nullable.js";
 
 // What SDKs send about themselves: a registration when they start, and usage counts every
 // interval. Both servers accept what the Unleash service's clientApplicationSchema and
@@ -14,7 +15,7 @@ const sdkFields = {
   platformName: Type.Optional(Type.String()),
   platformVersion: Type.Optional(Type.String()),
   // Our own reports and the Node SDK send null when no Yggdrasil engine is in use.
-  yggdrasilVersion: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  yggdrasilVersion: Type.Optional(Nullable(Type.String())),
   specVersion: Type.Optional(Type.String()),
   connectionId: Type.Optional(Type.String()),
   environment: Type.Optional(Type.String({ description: "Ignored: the token decides." })),
@@ -23,7 +24,7 @@ const sdkFields = {
 export const ToggleCountsSchema = Type.Object({
   yes: Type.Optional(Count),
   no: Type.Optional(Count),
-  variants: Type.Optional(Type.Union([Type.Record(Type.String(), Count), Type.Null()])),
+  variants: Type.Optional(Nullable(Type.Record(Type.String(), Count))),
 });
 
 export const MetricsBucketSchema = Type.Object({
@@ -36,7 +37,7 @@ export const ClientMetricsSchema = Type.Object(
   {
     appName: Type.String({ minLength: 1 }),
     ...sdkFields,
-    bucket: Type.Optional(Type.Union([MetricsBucketSchema, Type.Null()])),
+    bucket: Type.Optional(Nullable(MetricsBucketSchema)),
   },
   { additionalProperties: true },
 );

@@ -4,7 +4,6 @@ import { Type } from "typebox";
 import { type Config, defaultConfig } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { GrantsService } from "./domains/access/grants/service.js";
-import { people } from "./domains/access/groups/people.js";
 import { groupRoutes } from "./domains/access/groups/routes.js";
 import { GroupService } from "./domains/access/groups/service.js";
 import { memberRoutes } from "./domains/access/members/routes.js";
@@ -84,13 +83,13 @@ export function createServices(
     () => ({ members, favorites }),
   );
   // Roles ask who holds them before one is deleted; groups and members ask roles what can be given.
-  const roles = new RoleService(db, events, environments, () => ({ users: people, groups, members }));
-  const groups = new GroupService(db, events, roles, () => members);
-  const members = new MemberService(db, events, projects, roles, groups);
-  const tokens = new TokenService(db, events, environments, projects);
+  const roles = new RoleService(db, events, environments, () => ({ users, groups, members }));
   const grants = new GrantsService(db, events, projects);
   // Users end sessions when a password or access changes; sessions ask users who they are.
   const users = new UserService(db, events, { grants, environments, roles, sessions: () => sessions });
+  const groups = new GroupService(db, events, roles, users, () => members);
+  const members = new MemberService(db, events, projects, roles, groups, users);
+  const tokens = new TokenService(db, events, environments, projects);
   const sessions = new SessionService(db, events, users, {
     ttlHours: settings.sessionTtlHours,
     failuresPerMinute: settings.loginFailuresPerMinute,
@@ -272,7 +271,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(passwordResetRoutes, { prefix: "/auth/reset", users: services.users });
   await app.register(currentUserRoutes, { prefix: "/api/admin/user", users: services.users });
   await app.register(userAdminRoutes, { prefix: "/api/admin/user-admin", users: services.users });
-  await app.register(serviceAccountRoutes, { prefix: "/api/admin/service-account", users: services.users });
+  await app.register(serviceAccountRoutes, {
+    prefix: "/api/admin/service-account",
+    users: services.users,
+    personalTokens: services.personalTokens,
+  });
   await app.register(favoriteRoutes, {
     prefix: "/api/admin/projects/:projectId",
     favorites: services.favorites,

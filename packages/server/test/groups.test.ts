@@ -26,6 +26,23 @@ const addUser = async (username: string) =>
   ).id;
 const actor = async (userId: number) => (await server.services.users.actor(userId, "session"))!;
 const post = (body: unknown) => server.request("/api/admin/groups", { method: "POST", body });
+/** Who joined or left a group, as the event log records it: each user an event of its own. */
+const membershipEvents = async (groupId: number) => {
+  const search = async (type: string) =>
+    (await server.request("/api/admin/events/search", { method: "POST", body: { type } })).body.events as {
+      data?: { groupId: number; userId: number };
+      preData?: { groupId: number; userId: number };
+    }[];
+  const ofGroup = (events: Awaited<ReturnType<typeof search>>, key: "data" | "preData") =>
+    events
+      .filter((event) => event[key]?.groupId === groupId)
+      .map((event) => event[key]?.userId as number)
+      .sort((a, b) => a - b);
+  return {
+    added: ofGroup(await search("group-user-added"), "data"),
+    removed: ofGroup(await search("group-user-removed"), "preData"),
+  };
+};
 
 describe("groups", () => {
   it("creates a group whose root role gives its users that role's permissions at once", async () => {
@@ -59,6 +76,8 @@ describe("groups", () => {
       rootRole: ROLE_IDS.Editor,
       users: [{ id: ada }, { id: bob }],
     });
+
+    expect(await membershipEvents(created.body.id)).toEqual({ added: [ada, bob], removed: [] });
 
     expect(can(await actor(ada), "CREATE_PROJECT")).toBe(true);
     expect(can(await actor(bob), "UPDATE_FEATURE", { project: "default" })).toBe(true);
@@ -125,6 +144,16 @@ describe("groups", () => {
       preData: { users: [{ id: dan }, { id: eve }] },
       data: { users: expect.arrayContaining([{ id: dan }, { id: fay }]) },
     });
+    // Dan stays: only those who joined and left have events of their own.
+    expect(await membershipEvents(group.body.id)).toEqual({ added: [dan, eve, fay], removed: [eve] });
+
+    // A change that leaves the users as they were records no one joining or leaving.
+    const renamed = await server.request(`/api/admin/groups/${group.body.id}`, {
+      method: "PUT",
+      body: { name: "Movers", description: "Moving on" },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await membershipEvents(group.body.id)).toEqual({ added: [dan, eve, fay], removed: [eve] });
   });
 
   it("refuses unknown users, roles that are not root roles and taken names, storing nothing", async () => {

@@ -311,6 +311,131 @@ describe.each(databaseKinds)("project access (%s)", (kind) => {
     ).toBe(200);
   });
 
+  it("sets the whole of a project's access at once, as the reference's Terraform provider does", async () => {
+    const created = await server.request("/api/admin/projects", {
+      method: "POST",
+      body: { id: "whole", name: "Whole" },
+    });
+    expect(created.status).toBe(201);
+    const [kay, lee, max] = [await addUser("kay"), await addUser("lee"), await addUser("max")];
+    const crew = await server.request("/api/admin/groups", { method: "POST", body: { name: "Whole crew" } });
+    await give({ roles: [Owner], users: [lee], groups: [] }, "whole");
+    await give({ roles: [Member], users: [kay], groups: [] }, "whole");
+    const leeAdded = (await access("whole")).body.users.find(
+      (user: { id: number }) => user.id === lee,
+    ).addedAt;
+    const set = (body: unknown, project = "whole") =>
+      server.request(`/api/admin/projects/${project}/access`, { method: "PUT", body });
+
+    const replaced = await set({
+      roles: [
+        { id: Member, users: [max, max], groups: [crew.body.id] },
+        { id: Owner, users: [lee] },
+      ],
+    });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    const after = (await access("whole")).body;
+    expect(after.users.map(({ id, roles }: { id: number; roles: number[] }) => ({ id, roles }))).toEqual([
+      { id: lee, roles: [Owner] },
+      { id: max, roles: [Member] },
+    ]);
+    // Who keeps a role keeps the date they were first given one.
+    expect(after.users[0].addedAt).toBe(leeAdded);
+    expect(after.groups).toEqual([expect.objectContaining({ id: crew.body.id, roles: [Member] })]);
+    expect(await latestEvent(server, "project-access-updated")).toMatchObject({
+      project: "whole",
+      preData: {
+        roles: [
+          { id: Owner, users: [lee], groups: [] },
+          { id: Member, users: [kay], groups: [] },
+        ],
+      },
+      data: {
+        roles: [
+          { id: Owner, users: [lee], groups: [] },
+          { id: Member, users: [max], groups: [crew.body.id] },
+        ],
+      },
+    });
+    expect(can(await actor(kay), "CREATE_FEATURE", { project: "whole" })).toBe(false);
+    expect(can(await actor(max), "CREATE_FEATURE", { project: "whole" })).toBe(true);
+
+    // Refused whole: nothing changes.
+    const refusedRoot = await set({
+      roles: [
+        { id: Editor, users: [kay] },
+        { id: Owner, users: [lee] },
+      ],
+    });
+    expectInvalid(refusedRoot, "roles");
+    expect(refusedRoot.body.message).toContain("Editor (2)");
+    const ghosts = await set({
+      roles: [
+        { id: Owner, users: [lee] },
+        { id: Member, users: [kay, 888_888] },
+      ],
+    });
+    expectInvalid(ghosts, "roles.1.users");
+    expect(ghosts.body.message).toContain("888888");
+    expectInvalid(await set({ roles: [{ id: Owner, users: [lee], groups: [777_777] }] }), "roles.0.groups");
+    const ownerless = await set({ roles: [{ id: Member, users: [lee, max] }] });
+    expect(ownerless.status).toBe(409);
+    expect(ownerless.body.name).toBe("ProjectWithoutOwnerError");
+    expect((await set({ roles: [] }, "nowhere")).status).toBe(404);
+    expect((await access("whole")).body).toEqual(after);
+
+    // A project that has no owner may be emptied.
+    await server.request("/api/admin/projects", { method: "POST", body: { id: "bare", name: "Bare" } });
+    expect((await set({ roles: [{ id: Member, users: [kay] }] }, "bare")).status).toBe(200);
+    expect((await set({ roles: [] }, "bare")).status).toBe(200);
+    expect((await access("bare")).body).toMatchObject({ users: [], groups: [] });
+  });
+
+  it("lets a member who manages access set it all, giving only roles they hold", async () => {
+    const doorkeeper = await server.request("/api/admin/roles", {
+      method: "POST",
+      body: { name: "Doorkeeper", permissions: [{ name: "PROJECT_USER_ACCESS_WRITE" }] },
+    });
+    const person = await createUser(server, { rootRole: "Viewer", username: "doorkeeper" });
+    const cookie = await login(server, person.username, person.password);
+    const [nia, oli] = [await addUser("nia"), await addUser("oli")];
+    await server.request("/api/admin/projects", { method: "POST", body: { id: "gated", name: "Gated" } });
+    await give({ roles: [Owner], users: [nia], groups: [] }, "gated");
+    await give({ roles: [Member], users: [oli], groups: [] }, "gated");
+    const current = (await access("gated")).body;
+    const held = (roles: number[]) =>
+      roles.map((id) => ({
+        id,
+        users: current.users
+          .filter((user: { roles: number[] }) => user.roles.includes(id))
+          .map((user: { id: number }) => user.id),
+        groups: current.groups
+          .filter((group: { roles: number[] }) => group.roles.includes(id))
+          .map((group: { id: number }) => group.id),
+      }));
+    const asDoorkeeper = (roles: unknown[]) =>
+      server.request("/api/admin/projects/gated/access", {
+        method: "PUT",
+        token: null,
+        headers: { cookie },
+        body: { roles },
+      });
+    expect((await asDoorkeeper(held([Owner, Member]))).body.name).toBe("NoAccessError");
+
+    await give({ roles: [doorkeeper.body.id], users: [person.id], groups: [] }, "gated");
+    const kept = [...held([Owner, Member]), { id: doorkeeper.body.id, users: [person.id, oli], groups: [] }];
+    const allowed = await asDoorkeeper(kept);
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    expect((await latestEvent(server, "project-access-updated")).createdBy).toBe("doorkeeper");
+
+    const promoted = await asDoorkeeper(
+      kept.map((role) => (role.id === Owner ? { ...role, users: [...role.users, oli] } : role)),
+    );
+    expect(promoted.status).toBe(403);
+    expect(promoted.body.name).toBe("InvalidOperationError");
+    expect(promoted.body.message).toContain(`roles ${Owner}`);
+  });
+
   it("makes a person who creates a project its owner, as the projects listing reads it", async () => {
     const joy = await addUser("joy", Editor);
     const kim = await addUser("kim");

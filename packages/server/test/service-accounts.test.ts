@@ -61,6 +61,44 @@ describe.each(databaseKinds)("service accounts (%s)", (kind) => {
     expect((await server.request(`/api/admin/service-account/${id}`, { method: "DELETE" })).status).toBe(404);
   });
 
+  it("show their tokens, never the tokens' secrets", async () => {
+    const account = await server.request("/api/admin/service-account", {
+      method: "POST",
+      body: { username: "pipeline", rootRole: "Viewer" },
+    });
+    expect(account.body.tokens).toEqual([]);
+    const id = account.body.id as number;
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const token = await server.request(`/api/admin/service-account/${id}/token`, {
+      method: "POST",
+      body: { description: "ci", expiresAt },
+    });
+    expect(token.status).toBe(201);
+    // Used once: the listing says when.
+    expect((await server.request("/api/admin/projects", { token: token.body.secret })).status).toBe(200);
+    await server.services.personalTokens.flushSeen();
+
+    const shown = {
+      id: token.body.id,
+      description: "ci",
+      expiresAt,
+      createdAt: token.body.createdAt,
+      seenAt: expect.any(String),
+    };
+    const list = await server.request("/api/admin/service-account");
+    expect(list.status).toBe(200);
+    const listed = list.body.serviceAccounts.find((candidate: { id: number }) => candidate.id === id);
+    expect(listed.tokens).toEqual([shown]);
+    expect(JSON.stringify(list.body)).not.toContain(token.body.secret);
+    const changed = await server.request(`/api/admin/service-account/${id}`, {
+      method: "PUT",
+      body: { name: "Pipeline" },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ name: "Pipeline", tokens: [shown] });
+    expect(JSON.stringify(changed.body)).not.toContain(token.body.secret);
+  });
+
   it("have no password and never log in", async () => {
     // A password sent along is dropped, as every field the API does not know.
     const created = await server.request("/api/admin/service-account", {

@@ -2,6 +2,10 @@ import { CONSTRAINT_OPERATORS, constraintProblem } from "@signalbox/engine";
 import { invalidField } from "@signalbox/protocol";
 import { Type } from "typebox";
 
+// Every field that may be null is written `Nullable(X)`, never as a union with Type.Null():
+// why is in @signalbox/protocol, whose SDK payloads need it too.
+export { Nullable } from "@signalbox/protocol";
+
 /**
  * A name that appears in URLs: the characters `encodeURIComponent` leaves alone (RFC 3986
  * unreserved and `!*'()`), the reference's rule for flag, project, environment and

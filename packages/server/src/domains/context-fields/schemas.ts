@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { urlSafeName } from "../../shared/schemas.js";
+import { Nullable, urlSafeName } from "../../shared/schemas.js";
 
 export const ContextFieldName = Type.Object({ name: Type.String() });
 
@@ -12,7 +12,7 @@ export const LegalValue = Type.Object({
 export type LegalValue = Static<typeof LegalValue>;
 
 const changes = {
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  description: Type.Optional(Nullable(Type.String())),
   stickiness: Type.Optional(Type.Boolean()),
   sortOrder: Type.Optional(Type.Integer()),
   legalValues: Type.Optional(Type.Array(LegalValue)),
@@ -31,7 +31,7 @@ export const ContextFieldNameCheck = Type.Object({ name: urlSafeName() });
 
 export const ContextField = Type.Object({
   name: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: Nullable(Type.String()),
   stickiness: Type.Boolean(),
   sortOrder: Type.Integer(),
   legalValues: Type.Array(LegalValue),

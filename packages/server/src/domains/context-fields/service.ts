@@ -46,7 +46,14 @@ function columns(changes: ContextFieldChanges): Updateable<ContextFieldTable> {
     description: changes.description,
     stickiness: changes.stickiness,
     sort_order: changes.sortOrder,
-    legal_values: legal && JSON.stringify(legal),
+    // Only what a legal value is: a field a client adds would be stored and shown back as if meant.
+    legal_values:
+      legal &&
+      JSON.stringify(
+        legal.map(({ value, description }) =>
+          description === undefined ? { value } : { value, description },
+        ),
+      ),
   };
 }
 

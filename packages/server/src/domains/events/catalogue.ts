@@ -195,6 +195,11 @@ export interface ProjectAccessData {
   groupId?: number;
 }
 
+/** The whole of a project's access: who holds each role, as setting it all at once records it. */
+export interface ProjectAccessConfigurationData {
+  roles: { id: number; users: number[]; groups: number[] }[];
+}
+
 export interface PersonalTokenEventData {
   id: number;
   description: string;
@@ -284,6 +289,10 @@ export interface EventShapes {
   "project-access-group-roles-updated": { data: ProjectAccessData; preData: ProjectAccessData };
   "project-access-user-roles-deleted": { preData: ProjectAccessData };
   "project-access-group-roles-deleted": { preData: ProjectAccessData };
+  "project-access-updated": {
+    data: ProjectAccessConfigurationData;
+    preData: ProjectAccessConfigurationData;
+  };
   "project-user-added": { data: { userId: number; roleId: number } };
   "project-user-removed": { preData: { userId: number; roleId: number } };
   "project-user-role-changed": {

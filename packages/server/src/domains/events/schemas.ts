@@ -1,11 +1,12 @@
 import { type Static, Type } from "typebox";
+import { Nullable } from "../../shared/schemas.js";
 import { EVENT_TYPES } from "./catalogue.js";
 
 const EventType = Type.Enum(EVENT_TYPES);
 
 const Tag = Type.Object({ type: Type.String(), value: Type.String() });
 
-const NullableText = Type.Union([Type.String(), Type.Null()]);
+const NullableText = Nullable(Type.String());
 
 /** An event of the log, as the API lists it and as outbox consumers receive it. */
 export const StoredEvent = Type.Object({
@@ -13,7 +14,7 @@ export const StoredEvent = Type.Object({
   type: EventType,
   createdAt: Type.String({ format: "date-time" }),
   createdBy: Type.String(),
-  createdByUserId: Type.Union([Type.Integer(), Type.Null()]),
+  createdByUserId: Nullable(Type.Integer()),
   project: NullableText,
   environment: NullableText,
   featureName: NullableText,

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { Nullable } from "../../shared/schemas.js";
 
 const DateTime = Type.String({ format: "date-time" });
 
@@ -15,9 +16,15 @@ export const PersonalToken = Type.Object({
   userId: Type.Integer(),
   createdAt: DateTime,
   expiresAt: DateTime,
-  seenAt: Type.Union([DateTime, Type.Null()]),
+  seenAt: Nullable(DateTime),
 });
 export type PersonalTokenView = Static<typeof PersonalToken>;
+
+const { userId: _, ...held } = PersonalToken.properties;
+
+/** A token as the account holding it shows it, as the reference's service accounts list theirs. */
+export const HeldToken = Type.Object(held);
+export type HeldTokenView = Static<typeof HeldToken>;
 
 /** A token as its creation answers: the only time its secret is shown. */
 export const CreatedPersonalToken = Type.Object({ ...PersonalToken.properties, secret: Type.String() });

@@ -5,7 +5,7 @@ import type { Db } from "../../db/connection.js";
 import type { PersonalTokenEventData } from "../events/catalogue.js";
 import type { EventService } from "../events/service.js";
 import type { UserService } from "../users/service.js";
-import type { CreatedPersonalToken, NewPersonalToken, PersonalTokenView } from "./schemas.js";
+import type { CreatedPersonalToken, HeldTokenView, NewPersonalToken, PersonalTokenView } from "./schemas.js";
 import { type PersonalTokenRow, personalTokenStore } from "./store.js";
 
 const hash = (secret: string) => createHash("sha256").update(secret).digest("hex");
@@ -96,6 +96,16 @@ export class PersonalTokenService {
 
   async listForServiceAccount(_actor: Actor, accountId: number): Promise<PersonalTokenView[]> {
     return this.tokensOf(await this.serviceAccount(accountId));
+  }
+
+  /** Each account's tokens, without their secrets: what service-account listings show. */
+  async heldBy(accountIds: readonly number[]): Promise<Map<number, HeldTokenView[]>> {
+    const held = new Map<number, HeldTokenView[]>(accountIds.map((id) => [id, []]));
+    for (const row of await personalTokenStore.ofUsers(this.db, accountIds)) {
+      const { userId: _, ...token } = view(row);
+      held.get(row.user_id)?.push(token);
+    }
+    return held;
   }
 
   async createForServiceAccount(

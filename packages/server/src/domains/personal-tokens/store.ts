@@ -26,6 +26,17 @@ export const personalTokenStore = {
       .orderBy("id")
       .execute(),
 
+  /** The tokens of each of the users, expired ones too, oldest first. */
+  async ofUsers(db: Db, userIds: readonly number[]): Promise<PersonalTokenRow[]> {
+    if (userIds.length === 0) return [];
+    return db
+      .selectFrom("personal_access_tokens")
+      .select(shown)
+      .where("user_id", "in", [...userIds])
+      .orderBy("id")
+      .execute();
+  },
+
   /** One of a user's tokens: another user's is none. */
   ofUserById: (db: Db, userId: number, id: number): Promise<PersonalTokenRow | undefined> =>
     db

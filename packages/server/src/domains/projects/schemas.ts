@@ -1,11 +1,11 @@
 import { type Static, Type } from "typebox";
-import { urlSafeName } from "../../shared/schemas.js";
+import { Nullable, urlSafeName } from "../../shared/schemas.js";
 
 const Mode = Type.Enum(["open", "protected", "private"]);
 const Name = Type.String({ minLength: 1, maxLength: 100 });
-const Description = Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const Description = Type.Optional(Nullable(Type.String()));
 const Stickiness = Type.Optional(Type.String({ minLength: 1, maxLength: 100 }));
-const NullableText = Type.Union([Type.String({ minLength: 1 }), Type.Null()]);
+const NullableText = Nullable(Type.String({ minLength: 1 }));
 
 export const NewProject = Type.Object({
   id: urlSafeName(),
@@ -22,7 +22,7 @@ export const ProjectUpdate = Type.Object({
   description: Description,
   mode: Type.Optional(Mode),
   defaultStickiness: Stickiness,
-  featureLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  featureLimit: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
 });
 export type ProjectUpdate = Static<typeof ProjectUpdate>;
 
@@ -45,15 +45,15 @@ export const ProjectEnvironment = Type.Object({ projectId: Type.String(), enviro
 export const EnvironmentBody = Type.Object({ environment: Type.String({ minLength: 1 }) });
 
 const DateTime = Type.String({ format: "date-time" });
-const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+const NullableDateTime = Nullable(DateTime);
 
 /** A user or group holding the Owner role, or the system when none does. */
 export const ProjectOwner = Type.Union([
   Type.Object({
     ownerType: Type.Literal("user"),
     name: Type.String(),
-    imageUrl: Type.Union([Type.Null(), Type.String()]),
-    email: Type.Union([Type.Null(), Type.String()]),
+    imageUrl: Nullable(Type.String()),
+    email: Nullable(Type.String()),
   }),
   Type.Object({ ownerType: Type.Literal("group"), name: Type.String() }),
   Type.Object({ ownerType: Type.Literal("system") }),
@@ -63,7 +63,7 @@ export type ProjectOwner = Static<typeof ProjectOwner>;
 const summaryFields = {
   id: Type.String(),
   name: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: Nullable(Type.String()),
   health: Type.Integer(),
   featureCount: Type.Integer(),
   staleFeatureCount: Type.Integer(),
@@ -88,9 +88,9 @@ export type ProjectSummary = Static<typeof ProjectSummary>;
 export const ProjectList = Type.Object({ version: Type.Integer(), projects: Type.Array(ProjectSummary) });
 
 export const FeatureNaming = Type.Object({
-  pattern: Type.Union([Type.String(), Type.Null()]),
-  example: Type.Union([Type.String(), Type.Null()]),
-  description: Type.Union([Type.String(), Type.Null()]),
+  pattern: Nullable(Type.String()),
+  example: Nullable(Type.String()),
+  description: Nullable(Type.String()),
 });
 
 export type FeatureNaming = Static<typeof FeatureNaming>;
@@ -98,7 +98,7 @@ export type FeatureNaming = Static<typeof FeatureNaming>;
 /** A project with its settings and environments. */
 export const ProjectDetails = Type.Object({
   ...summaryFields,
-  featureLimit: Type.Union([Type.Integer(), Type.Null()]),
+  featureLimit: Nullable(Type.Integer()),
   featureNaming: FeatureNaming,
   environments: Type.Array(
     Type.Object({

@@ -1,11 +1,11 @@
 import { type Static, Type } from "typebox";
-import { Constraint } from "../../shared/schemas.js";
+import { Constraint, Nullable } from "../../shared/schemas.js";
 import { StoredConstraint, StrategyUse } from "../features/strategies/schemas.js";
 
 export const SegmentBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  project: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+  description: Type.Optional(Nullable(Type.String())),
+  project: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
   constraints: Type.Array(Constraint),
 });
 export type SegmentInput = Static<typeof SegmentBody>;
@@ -16,11 +16,11 @@ export const SegmentId = Type.Object({ id: Type.Integer() });
 export const SegmentView = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
-  project: Type.Union([Type.String(), Type.Null()]),
+  description: Nullable(Type.String()),
+  project: Nullable(Type.String()),
   constraints: Type.Array(StoredConstraint),
   createdAt: Type.String({ format: "date-time" }),
-  createdBy: Type.Union([Type.String(), Type.Null()]),
+  createdBy: Nullable(Type.String()),
   usedInFeatures: Type.Integer(),
   usedInProjects: Type.Integer(),
 });

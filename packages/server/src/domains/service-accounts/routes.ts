@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { User, UserId } from "../users/schemas.js";
+import type { PersonalTokenService } from "../personal-tokens/service.js";
+import { UserId, type UserView } from "../users/schemas.js";
 import type { UserService } from "../users/service.js";
-import { NewServiceAccount, ServiceAccountChanges, ServiceAccountList } from "./schemas.js";
+import { NewServiceAccount, ServiceAccount, ServiceAccountChanges, ServiceAccountList } from "./schemas.js";
 
 const tags = ["Service accounts"];
 
@@ -10,10 +11,16 @@ const tags = ["Service accounts"];
  * Service accounts, under /api/admin/service-account: users that never log in and act
  * through their personal access tokens, with the permissions of their root role.
  */
-export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = async (
-  app,
-  { users },
-) => {
+export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{
+  users: UserService;
+  personalTokens: PersonalTokenService;
+}> = async (app, { users, personalTokens }) => {
+  /** The accounts as the API shows them: each with its tokens. */
+  const withTokens = async (accounts: UserView[]) => {
+    const tokens = await personalTokens.heldBy(accounts.map((account) => account.id));
+    return accounts.map((account) => ({ ...account, tokens: tokens.get(account.id) ?? [] }));
+  };
+
   app.get(
     "",
     {
@@ -25,7 +32,7 @@ export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{ users: UserServic
       config: { permission: "ADMIN" },
     },
     async (request) => ({
-      serviceAccounts: await users.list(request.actor, "service"),
+      serviceAccounts: await withTokens(await users.list(request.actor, "service")),
       rootRoles: await users.rootRoles(request.actor),
     }),
   );
@@ -33,13 +40,22 @@ export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{ users: UserServic
   app.post(
     "",
     {
-      schema: { tags, summary: "Create a service account", body: NewServiceAccount, response: { 201: User } },
+      schema: {
+        tags,
+        summary: "Create a service account",
+        body: NewServiceAccount,
+        response: { 201: ServiceAccount },
+      },
       config: { permission: "ADMIN" },
     },
     async (request, reply) => {
       const { username, name, rootRole } = request.body;
       const created = await users.create(request.actor, { username, name, rootRole, isService: true });
-      return reply.status(201).header("location", `service-account/${created.id}`).send(created);
+      // A new account holds no tokens yet.
+      return reply
+        .status(201)
+        .header("location", `service-account/${created.id}`)
+        .send({ ...created, tokens: [] });
     },
   );
 
@@ -51,13 +67,15 @@ export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{ users: UserServic
         summary: "Change a service account's name or root role",
         params: UserId,
         body: ServiceAccountChanges,
-        response: { 200: User },
+        response: { 200: ServiceAccount },
       },
       config: { permission: "ADMIN" },
     },
-    (request) => {
+    async (request) => {
       const { name, rootRole } = request.body;
-      return users.update(request.actor, request.params.id, { name, rootRole }, "service");
+      const updated = await users.update(request.actor, request.params.id, { name, rootRole }, "service");
+      const [account] = await withTokens([updated]);
+      return account!;
     },
   );
 

@@ -1,8 +1,12 @@
 import { Type } from "typebox";
+import { HeldToken } from "../personal-tokens/schemas.js";
 import { RootRole, RootRoleRef, User } from "../users/schemas.js";
 
+/** A service account with its tokens, as the reference's serviceAccountSchema: never a token's secret. */
+export const ServiceAccount = Type.Object({ ...User.properties, tokens: Type.Array(HeldToken) });
+
 export const ServiceAccountList = Type.Object({
-  serviceAccounts: Type.Array(User),
+  serviceAccounts: Type.Array(ServiceAccount),
   rootRoles: Type.Array(RootRole),
 });
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { urlSafeName } from "../../shared/schemas.js";
+import { Nullable, urlSafeName } from "../../shared/schemas.js";
 
 const PARAMETER_TYPES = ["string", "percentage", "list", "number", "boolean"] as const;
 
@@ -13,8 +13,8 @@ const ParameterInput = Type.Object({
 });
 
 const definition = {
-  displayName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  displayName: Type.Optional(Nullable(Type.String())),
+  description: Type.Optional(Nullable(Type.String())),
   parameters: Type.Optional(Type.Array(ParameterInput)),
 };
 
@@ -36,8 +36,8 @@ export type StrategyParameter = Static<typeof StrategyParameter>;
 
 export const StrategyDefinition = Type.Object({
   name: Type.String(),
-  displayName: Type.Union([Type.String(), Type.Null()]),
-  description: Type.Union([Type.String(), Type.Null()]),
+  displayName: Nullable(Type.String()),
+  description: Nullable(Type.String()),
   editable: Type.Boolean(),
   deprecated: Type.Boolean(),
   parameters: Type.Array(StrategyParameter),

@@ -1,9 +1,9 @@
 import { type Static, Type } from "typebox";
-import { urlSafeName } from "../../shared/schemas.js";
+import { Nullable, urlSafeName } from "../../shared/schemas.js";
 
 export const TagTypeName = Type.Object({ name: Type.String() });
 
-const NullableText = Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const NullableText = Type.Optional(Nullable(Type.String()));
 
 export const TagTypeChanges = Type.Object({ description: NullableText, icon: NullableText });
 export type TagTypeChanges = Static<typeof TagTypeChanges>;
@@ -17,8 +17,8 @@ export type NewTagType = Static<typeof NewTagType>;
 
 export const TagType = Type.Object({
   name: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
-  icon: Type.Union([Type.String(), Type.Null()]),
+  description: Nullable(Type.String()),
+  icon: Nullable(Type.String()),
 });
 export type TagTypeView = Static<typeof TagType>;
 

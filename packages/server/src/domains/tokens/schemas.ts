@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { Nullable } from "../../shared/schemas.js";
 
 const DateTime = Type.String({ format: "date-time" });
 
@@ -14,7 +15,7 @@ export const NewToken = Type.Object({
   /** The reference's older way to name a single project. */
   project: Type.Optional(Type.String({ minLength: 1 })),
   projects: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-  expiresAt: Type.Optional(Type.Union([DateTime, Type.Null()])),
+  expiresAt: Type.Optional(Nullable(DateTime)),
 });
 export type NewToken = Static<typeof NewToken>;
 
@@ -31,8 +32,8 @@ export const Token = Type.Object({
   projects: Type.Array(Type.String()),
   secretPrefix: Type.String(),
   createdAt: DateTime,
-  expiresAt: Type.Union([DateTime, Type.Null()]),
-  seenAt: Type.Union([DateTime, Type.Null()]),
+  expiresAt: Nullable(DateTime),
+  seenAt: Nullable(DateTime),
 });
 export type TokenView = Static<typeof Token>;
 

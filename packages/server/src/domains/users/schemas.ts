@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { Nullable } from "../../shared/schemas.js";
 
 export const UserId = Type.Object({ id: Type.Integer() });
 
@@ -14,8 +15,8 @@ export const RootRoleRef = Type.Union([
 /** A person or a service account, as the reference's userSchema shows one; never a password or its hash. */
 export const User = Type.Object({
   id: Type.Integer(),
-  name: Type.Union([Type.String(), Type.Null()]),
-  username: Type.Union([Type.String(), Type.Null()]),
+  name: Nullable(Type.String()),
+  username: Nullable(Type.String()),
   email: Type.Optional(Type.String()),
   imageUrl: Type.Optional(Type.String()),
   rootRole: Type.Integer(),
@@ -24,9 +25,19 @@ export const User = Type.Object({
   isActive: Type.Boolean(),
   isAPI: Type.Literal(false),
   createdAt: Type.String({ format: "date-time" }),
-  seenAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  seenAt: Nullable(Type.String({ format: "date-time" })),
 });
 export type UserView = Static<typeof User>;
+
+/** A user as listings of groups and project members show them. */
+export const Person = Type.Object({
+  id: Type.Integer(),
+  name: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  username: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String()),
+});
+export type PersonView = Static<typeof Person>;
 
 export const RootRole = Type.Object({
   id: Type.Integer(),
@@ -78,11 +89,11 @@ export const ResetTokenQuery = Type.Object({ token: Type.String({ minLength: 1, 
 
 export const ResetTokenUser = Type.Object({
   id: Type.Integer(),
-  name: Type.Union([Type.String(), Type.Null()]),
-  email: Type.Union([Type.String(), Type.Null()]),
+  name: Nullable(Type.String()),
+  email: Nullable(Type.String()),
   token: Type.String(),
   /** Who made the link; not recorded yet, so null. */
-  createdBy: Type.Union([Type.String(), Type.Null()]),
+  createdBy: Nullable(Type.String()),
   role: RootRole,
 });
 export type ResetTokenUser = Static<typeof ResetTokenUser>;

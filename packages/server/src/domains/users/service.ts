@@ -17,7 +17,15 @@ import {
   verifyPassword,
 } from "./passwords.js";
 import { grantedPermissions } from "./permissions.js";
-import type { Me, PasswordChange, ResetTokenUser, RootRoleView, UserChanges, UserView } from "./schemas.js";
+import type {
+  Me,
+  PasswordChange,
+  PersonView,
+  ResetTokenUser,
+  RootRoleView,
+  UserChanges,
+  UserView,
+} from "./schemas.js";
 import { type UserRow, userStore } from "./store.js";
 
 /** What events and the API show for a user: the username, else the email, else the name. */
@@ -128,6 +136,28 @@ export class UserService {
   /** A user or service account by id, active or not. */
   find(id: number): Promise<UserRow | undefined> {
     return userStore.byId(this.db, id);
+  }
+
+  /**
+   * The users among `ids`, as listings of groups and project members show them; `db` is the
+   * caller's transaction when it has one.
+   */
+  async byIds(db: Db, ids: readonly number[]): Promise<PersonView[]> {
+    return (await userStore.byIds(db, ids)).map(({ image_url, ...person }) => ({
+      ...person,
+      imageUrl: image_url,
+    }));
+  }
+
+  /** The ids among `ids` that are not users. */
+  async missing(db: Db, ids: readonly number[]): Promise<number[]> {
+    const known = new Set((await userStore.byIds(db, ids)).map((user) => user.id));
+    return ids.filter((id) => !known.has(id));
+  }
+
+  /** How many users have the role as their root role. */
+  withRootRole(db: Db, roleId: number): Promise<number> {
+    return userStore.withRootRole(db, roleId);
   }
 
   async findByEmail(email: string): Promise<UserView | undefined> {

@@ -5,6 +5,7 @@ import type { Db } from "../../db/connection.js";
 import type { UserTable } from "../../db/schema.js";
 
 export type UserRow = Selectable<UserTable>;
+export type MemberRow = Pick<UserRow, "id" | "name" | "email" | "username" | "image_url">;
 
 const lower = (text: string) => text.toLowerCase();
 
@@ -12,6 +13,17 @@ const lower = (text: string) => text.toLowerCase();
 export const userStore = {
   byId: (db: Db, id: number): Promise<UserRow | undefined> =>
     db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst(),
+
+  /** The users among `ids`, with only what listings of members show. */
+  async byIds(db: Db, ids: readonly number[]): Promise<MemberRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom("users")
+      .select(["id", "name", "email", "username", "image_url"])
+      .where("id", "in", [...new Set(ids)])
+      .orderBy("id")
+      .execute();
+  },
 
   list: (db: Db, service: boolean): Promise<UserRow[]> =>
     db.selectFrom("users").selectAll().where("is_service", "=", service).orderBy("id").execute(),
@@ -67,6 +79,15 @@ export const userStore = {
 
   async remove(db: Db, id: number): Promise<void> {
     await db.deleteFrom("users").where("id", "=", id).execute();
+  },
+
+  async withRootRole(db: Db, roleId: number): Promise<number> {
+    const row = await db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .where("root_role_id", "=", roleId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   },
 
   countPeople: async (db: Db): Promise<number> =>

@@ -3,10 +3,11 @@ import type { Actor } from "../../../access/actor.js";
 import type { Db } from "../../../db/connection.js";
 import type { GroupEventData } from "../../events/catalogue.js";
 import { resource } from "../../events/resource.js";
-import type { EventService } from "../../events/service.js";
+import type { Change, EventService } from "../../events/service.js";
+import type { PersonView } from "../../users/schemas.js";
+import type { UserService } from "../../users/service.js";
 import type { RoleService } from "../roles/service.js";
-import { people } from "./people.js";
-import type { GroupView, NewGroup, PersonView } from "./schemas.js";
+import type { GroupView, NewGroup } from "./schemas.js";
 import { type GroupRow, groupStore } from "./store.js";
 
 const groups = resource<number, GroupEventData>({
@@ -26,6 +27,16 @@ const groups = resource<number, GroupEventData>({
   events: { created: "group-created", updated: "group-updated", deleted: "group-deleted" },
 });
 
+/** One event for each user who joins or leaves a group, besides the group's own, as the reference records. */
+function recordMembers(change: Change, groupId: number, before: readonly number[], after: readonly number[]) {
+  for (const userId of after.filter((id) => !before.includes(id))) {
+    change.record({ type: "group-user-added", data: { groupId, userId } });
+  }
+  for (const userId of before.filter((id) => !after.includes(id))) {
+    change.record({ type: "group-user-removed", preData: { groupId, userId } });
+  }
+}
+
 /** What project access asks of groups: the projects a group holds roles in. */
 export interface GroupProjects {
   projectsOfGroups(db: Db, groupIds: readonly number[]): Promise<Map<number, string[]>>;
@@ -40,6 +51,7 @@ export class GroupService {
     private readonly db: Db,
     private readonly events: EventService,
     private readonly roles: Pick<RoleService, "requireRootRole">,
+    private readonly users: Pick<UserService, "byIds" | "missing">,
     private readonly members: () => GroupProjects,
   ) {}
 
@@ -66,6 +78,7 @@ export class GroupService {
         await groupStore.setUsers(change.db, id, userIds);
         return id;
       });
+      recordMembers(change, created.id, [], userIds);
       return this.view(change.db, created.id);
     });
   }
@@ -73,7 +86,9 @@ export class GroupService {
   /** Fields left out keep their value; `users`, when given, is the whole membership. */
   update(actor: Actor, id: number, input: NewGroup): Promise<GroupView> {
     return this.events.change(actor, async (change) => {
-      await groups.update(change, id, async (before) => {
+      let previous: number[] = [];
+      const after = await groups.update(change, id, async (before) => {
+        previous = before.users.map((user) => user.id);
         if (await groupStore.nameTaken(change.db, input.name, id)) throw nameTakenError(input.name);
         const rootRole = input.rootRole === undefined ? before.rootRole : input.rootRole;
         const userIds = await this.checked(
@@ -88,6 +103,12 @@ export class GroupService {
         });
         await groupStore.setUsers(change.db, id, userIds);
       });
+      recordMembers(
+        change,
+        id,
+        previous,
+        after.users.map((user) => user.id),
+      );
       return this.view(change.db, id);
     });
   }
@@ -134,7 +155,7 @@ export class GroupService {
   ): Promise<number[]> {
     if (rootRole !== null) await this.roles.requireRootRole(db, rootRole, "rootRole");
     const ids = [...new Set(users.map(({ user }) => user.id))];
-    const unknown = await people.missing(db, ids);
+    const unknown = await this.users.missing(db, ids);
     if (unknown.length > 0)
       throw invalidField("users", `There are no users with the ids ${unknown.join(", ")}`);
     return ids;
@@ -155,7 +176,7 @@ export class GroupService {
     ]);
     const persons = new Map<number, PersonView>(
       (
-        await people.byIds(
+        await this.users.byIds(
           db,
           members.map((member) => member.user_id),
         )

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Permission } from "../../../access/permissions.js";
 import {
+  AccessConfiguration,
   NewAccess,
   ProjectAccess,
   ProjectGroup,
@@ -51,6 +52,24 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
     },
     async (request) => {
       await members.addAccess(request.actor, request.params.projectId, request.body);
+    },
+  );
+
+  app.put(
+    "/access",
+    {
+      schema: {
+        tags,
+        summary:
+          "Set the whole of the project's access, role by role: users and groups no role names lose theirs",
+        params: ProjectId,
+        body: AccessConfiguration,
+        response: done,
+      },
+      config: { permission: WRITE },
+    },
+    async (request) => {
+      await members.setAccess(request.actor, request.params.projectId, request.body);
     },
   );
 

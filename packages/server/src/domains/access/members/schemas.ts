@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
+import { Nullable } from "../../../shared/schemas.js";
 import type { ProjectOwner as ProjectsOwner } from "../../projects/schemas.js";
-import { Person } from "../groups/schemas.js";
+import { Person } from "../../users/schemas.js";
 import { Role } from "../roles/schemas.js";
 
 const DateTime = Type.String({ format: "date-time" });
@@ -20,6 +21,22 @@ export const NewAccess = Type.Object({
 });
 export type NewAccess = Static<typeof NewAccess>;
 
+/**
+ * The whole of a project's access, role by role, as the reference's
+ * projectAccessConfigurationSchema: a user or group no role names holds nothing.
+ */
+export const AccessConfiguration = Type.Object({
+  roles: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      users: Type.Optional(Type.Array(Type.Integer(), { maxItems: 10_000 })),
+      groups: Type.Optional(Type.Array(Type.Integer(), { maxItems: 10_000 })),
+    }),
+    { maxItems: 1000 },
+  ),
+});
+export type AccessConfiguration = Static<typeof AccessConfiguration>;
+
 /** The whole set of roles a user or group holds in the project: an empty list takes them all away. */
 export const RoleAssignment = Type.Object({ roles: RoleIds });
 
@@ -36,8 +53,8 @@ export const ProjectAccess = Type.Object({
     Type.Object({
       id: Type.Integer(),
       name: Type.String(),
-      description: Type.Union([Type.String(), Type.Null()]),
-      rootRole: Type.Union([Type.Integer(), Type.Null()]),
+      description: Nullable(Type.String()),
+      rootRole: Nullable(Type.Integer()),
       userCount: Type.Integer(),
       addedAt: DateTime,
       roles: Type.Array(Type.Integer()),

@@ -2,13 +2,13 @@ import { ApiError, invalidField, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import { ROLE_IDS } from "../../../access/roles.js";
 import type { Db } from "../../../db/connection.js";
-import type { EventInput } from "../../events/catalogue.js";
+import type { EventInput, ProjectAccessConfigurationData } from "../../events/catalogue.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { ProjectService } from "../../projects/service.js";
-import { people } from "../groups/people.js";
+import type { UserService } from "../../users/service.js";
 import type { GroupService } from "../groups/service.js";
 import type { RoleService } from "../roles/service.js";
-import type { NewAccess, ProjectAccess, ProjectOwner } from "./schemas.js";
+import type { AccessConfiguration, NewAccess, ProjectAccess, ProjectOwner } from "./schemas.js";
 import { type Holder, type Membership, memberStore } from "./store.js";
 
 const OWNER = ROLE_IDS.Owner;
@@ -25,6 +25,46 @@ function byHolder(memberships: readonly Membership[]): Map<number, { roles: numb
     holders.set(holder, held);
   }
   for (const held of holders.values()) held.roles.sort((a, b) => a - b);
+  return holders;
+}
+
+/**
+ * A project's access role by role, each role once, with the users and groups holding it
+ * sorted: how a configuration is compared, written and recorded. A role no one holds is left out.
+ */
+function byRole(
+  held: readonly { id: number; users: readonly number[]; groups: readonly number[] }[],
+): ProjectAccessConfigurationData {
+  const roles = new Map<number, { users: Set<number>; groups: Set<number> }>();
+  for (const { id, users, groups } of held) {
+    const role = roles.get(id) ?? { users: new Set(), groups: new Set() };
+    for (const user of users) role.users.add(user);
+    for (const group of groups) role.groups.add(group);
+    roles.set(id, role);
+  }
+  const sorted = (ids: Set<number>) => [...ids].sort((a, b) => a - b);
+  return {
+    roles: [...roles]
+      .filter(([, role]) => role.users.size + role.groups.size > 0)
+      .sort(([a], [b]) => a - b)
+      .map(([id, role]) => ({ id, users: sorted(role.users), groups: sorted(role.groups) })),
+  };
+}
+
+/** The memberships of a project as a configuration. */
+function configurationOf(users: readonly Membership[], groups: readonly Membership[]) {
+  return byRole([
+    ...users.map(({ role_id, holder }) => ({ id: role_id, users: [holder], groups: [] })),
+    ...groups.map(({ role_id, holder }) => ({ id: role_id, users: [], groups: [holder] })),
+  ]);
+}
+
+/** The roles each user (or group) holds in a configuration. */
+function rolesByHolder(configuration: ProjectAccessConfigurationData, kind: "users" | "groups") {
+  const holders = new Map<number, number[]>();
+  for (const role of configuration.roles) {
+    for (const holder of role[kind]) holders.set(holder, [...(holders.get(holder) ?? []), role.id]);
+  }
   return holders;
 }
 
@@ -73,6 +113,7 @@ export class MemberService {
     private readonly projects: Pick<ProjectService, "missing">,
     private readonly roles: Pick<RoleService, "projectRoles" | "requireProjectRoles">,
     private readonly groups: Pick<GroupService, "missing" | "summaries" | "groupsOf">,
+    private readonly users: Pick<UserService, "byIds" | "missing">,
   ) {}
 
   /** The project's users and groups with their roles, and the roles that can be given there. */
@@ -86,7 +127,7 @@ export class MemberService {
     const users = byHolder(userMemberships);
     const groups = byHolder(groupMemberships);
     const [persons, summaries] = await Promise.all([
-      people.byIds(this.db, [...users.keys()]),
+      this.users.byIds(this.db, [...users.keys()]),
       this.groups.summaries(this.db, [...groups.keys()]),
     ]);
     return {
@@ -117,18 +158,70 @@ export class MemberService {
     await this.events.change(actor, async (change) => {
       await this.requireProject(change.db, project);
       await this.roles.requireProjectRoles(change.db, roles, "roles");
-      const unknownUsers = await people.missing(change.db, users);
-      if (unknownUsers.length > 0) {
-        throw invalidField("users", `There are no users with the ids ${unknownUsers.join(", ")}`);
-      }
-      const unknownGroups = await this.groups.missing(change.db, groups);
-      if (unknownGroups.length > 0) {
-        throw invalidField("groups", `There are no groups with the ids ${unknownGroups.join(", ")}`);
-      }
+      await this.requireKnown(change.db, users, groups, (kind) => kind);
       await this.requireGivable(change.db, actor, project, roles);
       await memberStore.add(change.db, project, "user", users, roles);
       await memberStore.add(change.db, project, "group", groups, roles);
       change.record({ type: "project-access-added", project, data: { roles, users, groups } });
+    });
+  }
+
+  /**
+   * Makes the project's access exactly this, role by role: each user and group holds the
+   * roles that name them and no other. The reference's "set all project access", which its
+   * Terraform provider uses; one event carries the whole access before and after.
+   */
+  async setAccess(actor: Actor, project: string, input: AccessConfiguration): Promise<void> {
+    const entries = input.roles.map(({ id, users = [], groups = [] }) => ({ id, users, groups }));
+    const after = byRole(entries);
+    await this.events.change(actor, async (change) => {
+      await this.requireProject(change.db, project);
+      await this.roles.requireProjectRoles(change.db, [...new Set(entries.map((role) => role.id))], "roles");
+      await this.requireKnown(
+        change.db,
+        [...new Set(entries.flatMap((role) => role.users))],
+        [...new Set(entries.flatMap((role) => role.groups))],
+        (kind, ids) =>
+          `roles.${entries.findIndex((role) => role[kind].some((id) => ids.includes(id)))}.${kind}`,
+      );
+      const before = configurationOf(
+        await memberStore.ofProjects(change.db, "user", [project]),
+        await memberStore.ofProjects(change.db, "group", [project]),
+      );
+      // Only a role given to someone who did not hold it counts: access kept as it was gives nothing.
+      const given = after.roles.filter(({ id, users, groups }) => {
+        const held = before.roles.find((role) => role.id === id);
+        return (
+          users.some((user) => !held?.users.includes(user)) ||
+          groups.some((group) => !held?.groups.includes(group))
+        );
+      });
+      await this.requireGivable(
+        change.db,
+        actor,
+        project,
+        given.map((role) => role.id),
+      );
+      const owned = (configuration: ProjectAccessConfigurationData) =>
+        configuration.roles.some((role) => role.id === OWNER);
+      if (owned(before) && !owned(after)) {
+        throw new ApiError(
+          "ProjectWithoutOwnerError",
+          `This would leave project ${project} without an owner: give the Owner role to a user or group`,
+        );
+      }
+      for (const [kind, key] of [
+        ["user", "users"],
+        ["group", "groups"],
+      ] as const) {
+        const kept = rolesByHolder(after, key);
+        for (const [id, roles] of rolesByHolder(before, key)) {
+          const lost = roles.filter((role) => !kept.get(id)?.includes(role));
+          await memberStore.remove(change.db, project, { kind, id }, lost);
+        }
+        for (const role of after.roles) await memberStore.add(change.db, project, kind, role[key], [role.id]);
+      }
+      change.record({ type: "project-access-updated", project, data: after, preData: before });
     });
   }
 
@@ -209,7 +302,7 @@ export class MemberService {
     const userOwners = userMemberships.filter((membership) => membership.role_id === OWNER);
     const groupOwners = groupMemberships.filter((membership) => membership.role_id === OWNER);
     const [persons, summaries] = await Promise.all([
-      people.byIds(
+      this.users.byIds(
         db,
         userOwners.map((membership) => membership.holder),
       ),
@@ -278,9 +371,32 @@ export class MemberService {
     await this.requireProject(db, project);
     const [missing] =
       holder.kind === "user"
-        ? await people.missing(db, [holder.id])
+        ? await this.users.missing(db, [holder.id])
         : await this.groups.missing(db, [holder.id]);
     if (missing !== undefined) throw notFound(`Could not find ${holder.kind} with id ${holder.id}`);
+  }
+
+  /** Refuses unknown users and groups, naming their ids at the field `where` says named them. */
+  private async requireKnown(
+    db: Db,
+    users: readonly number[],
+    groups: readonly number[],
+    where: (kind: "users" | "groups", ids: readonly number[]) => string,
+  ): Promise<void> {
+    const unknownUsers = await this.users.missing(db, users);
+    if (unknownUsers.length > 0) {
+      throw invalidField(
+        where("users", unknownUsers),
+        `There are no users with the ids ${unknownUsers.join(", ")}`,
+      );
+    }
+    const unknownGroups = await this.groups.missing(db, groups);
+    if (unknownGroups.length > 0) {
+      throw invalidField(
+        where("groups", unknownGroups),
+        `There are no groups with the ids ${unknownGroups.join(", ")}`,
+      );
+    }
   }
 
   /**

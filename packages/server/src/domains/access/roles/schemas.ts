@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { Nullable } from "../../../shared/schemas.js";
 
 export const RoleId = Type.Object({ id: Type.Integer() });
 
@@ -29,14 +30,13 @@ export type RoleWithPermissions = Static<typeof RoleWithPermissions>;
 
 const PermissionRef = Type.Object({
   name: Type.String({ minLength: 1 }),
-  // Null first: the schemas coerce types, and a null tried against a string first would become "".
-  environment: Type.Optional(Type.Union([Type.Null(), Type.String()])),
+  environment: Type.Optional(Nullable(Type.String())),
 });
 
 export const NewRole = Type.Object({
   // Not blank: a name of spaces could not be told apart in a listing.
   name: Type.String({ minLength: 1, maxLength: 255, pattern: "\\S" }),
-  description: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 1000 })])),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
   /** Left out: custom on creation, as clients written before custom root roles expect; unchanged on update. */
   type: Type.Optional(Type.Union([Type.Literal("root-custom"), Type.Literal("custom")])),
   permissions: Type.Optional(Type.Array(PermissionRef, { maxItems: 1000 })),

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { urlSafeName } from "../../../shared/schemas.js";
+import { Nullable, urlSafeName } from "../../../shared/schemas.js";
 import { ParentView } from "../dependencies/schemas.js";
 import { CurrentStage } from "../lifecycle/schemas.js";
 import { StrategyView } from "../strategies/schemas.js";
@@ -8,7 +8,7 @@ import { StoredVariant, Variants } from "../variants/schemas.js";
 
 const FEATURE_TYPES = ["release", "experiment", "operational", "kill-switch", "permission"] as const;
 
-const Description = Type.Union([Type.String(), Type.Null()]);
+const Description = Nullable(Type.String());
 
 export const CreateFeature = Type.Object({
   name: urlSafeName(),
@@ -51,7 +51,7 @@ export const ListQuery = Type.Object({
 export const SwitchQuery = Type.Object({ shouldActivateDisabledStrategies: Type.Optional(Type.Boolean()) });
 
 const DateTime = Type.String({ format: "date-time" });
-const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+const NullableDateTime = Nullable(DateTime);
 
 /** What a flag's listing entry and its full view both show of an environment. */
 const environmentSummary = {

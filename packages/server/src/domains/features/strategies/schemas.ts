@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { Constraint } from "../../../shared/schemas.js";
+import { Constraint, Nullable } from "../../../shared/schemas.js";
 import { StoredVariant, StrategyVariants } from "../variants/schemas.js";
 
 /** Parameters are strings on the wire; numbers and booleans from older scripts are coerced. */
@@ -8,8 +8,8 @@ const Parameters = Type.Record(Type.String(), Type.Union([Type.String(), Type.Nu
 /** A strategy as PUT and POST send it, and as a PATCH must leave it. */
 export const Strategy = Type.Object({
   name: Type.String({ minLength: 1 }),
-  title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  disabled: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  title: Type.Optional(Nullable(Type.String())),
+  disabled: Type.Optional(Nullable(Type.Boolean())),
   sortOrder: Type.Optional(Type.Integer()),
   constraints: Type.Optional(Type.Array(Constraint)),
   segments: Type.Optional(Type.Array(Type.Integer())),
@@ -45,7 +45,7 @@ export const StoredConstraint = Type.Object({
 export const StrategyView = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  title: Type.Union([Type.String(), Type.Null()]),
+  title: Nullable(Type.String()),
   disabled: Type.Boolean(),
   featureName: Type.String(),
   sortOrder: Type.Integer(),
