@@ -196,10 +196,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   app.addHook(
     "onRequest",
     authenticate({
-      bearer: (secret) =>
-        secret.startsWith("user:")
-          ? services.personalTokens.resolve(secret)
-          : services.tokens.resolve(secret),
+      // `user:` marks a personal access token, but is also how an API token of a project
+      // named "user" begins: such a secret is an API token when it is no personal one.
+      bearer: async (secret) =>
+        (secret.startsWith("user:") && (await services.personalTokens.resolve(secret))) ||
+        services.tokens.resolve(secret),
       session: (id) => services.sessions.resolve(id),
       loginOptions: () => services.sso.loginOptions(),
     }),

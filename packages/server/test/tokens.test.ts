@@ -46,6 +46,19 @@ describe.each(databaseKinds)("API tokens (%s)", (kind) => {
     expect(JSON.stringify(events.body)).not.toContain(created.body.secret);
   });
 
+  it("serves a token of a project named like the personal tokens' prefix, user:", async () => {
+    expect(
+      (await server.request("/api/admin/projects", { method: "POST", body: { id: "user", name: "User" } }))
+        .status,
+    ).toBe(201);
+    const created = await server.request("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "user-app", type: "backend", environment: "development", projects: ["user"] },
+    });
+    expect(created.body.secret).toMatch(/^user:development\./);
+    expect((await server.request("/api/client/features", { token: created.body.secret })).status).toBe(200);
+  });
+
   it("refuses bad scopes and leaves the token table as it was", async () => {
     const before = await server.request("/api/admin/api-tokens");
     for (const body of [
