@@ -35,7 +35,8 @@ export const CONSTRAINT_OPERATORS = [
 
 export type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
 
-const never: Predicate = () => false;
+// Untyped, so that it serves both as a predicate and as a test of a value.
+const never = () => false;
 
 function list(definition: ConstraintDefinition): string[] {
   const values = Array.isArray(definition.values) ? definition.values : [];
@@ -178,7 +179,10 @@ function numberComparison(operator: string): (a: number, b: number) => boolean {
  * ones that do not).
  */
 export function constraintProblem(definition: ConstraintDefinition): string | undefined {
+  // Documents off the network reach this through Snapshot.explain: their shape is not trusted.
+  if (typeof definition?.contextName !== "string") return "a constraint needs the name of a context field";
   const { operator } = definition;
+  if (typeof operator !== "string") return `unknown operator ${String(operator)}`;
   const value = single(definition);
   if (operator === "IN_CIDR") {
     const bad = list(definition).find((entry) => parseRange(entry) === undefined);
@@ -195,25 +199,39 @@ export function constraintProblem(definition: ConstraintDefinition): string | un
 }
 
 /**
- * One constraint as a predicate. A malformed constraint (unknown operator, a value
- * its operator cannot parse, a pattern RE2 rejects) is false whether or not it is
- * inverted: it never throws and never switches a flag on.
+ * One compiled constraint, kept whole so that evaluation and `Snapshot.explain` read the
+ * same test: the field it compares and whether a value of that field satisfies it.
  */
-export function compileConstraint(definition: ConstraintDefinition): Predicate {
-  if (!definition || typeof definition.contextName !== "string") return never;
-  const test = operatorTest(definition);
-  if (!test) return never;
-  const field = definition.contextName;
-  if (definition.inverted === true) return (context) => !test(contextValue(context, field));
-  return (context) => test(contextValue(context, field));
+export interface ConstraintCheck {
+  definition: ConstraintDefinition;
+  field: string;
+  /** `inverted` is applied; always false for a malformed constraint. */
+  holds: (value: string | undefined) => boolean;
+  /**
+   * An unknown operator, a value its operator cannot parse, a pattern RE2 rejects: false
+   * whether or not it is inverted, so that a broken rule never switches a flag on.
+   */
+  malformed: boolean;
 }
 
-export function compileConstraints(definitions: readonly ConstraintDefinition[]): Predicate | undefined {
-  const predicates = definitions.map(compileConstraint);
-  if (predicates.length === 0) return undefined;
-  if (predicates.length === 1) return predicates[0];
+export function compileConstraint(definition: ConstraintDefinition): ConstraintCheck {
+  const field = typeof definition?.contextName === "string" ? definition.contextName : undefined;
+  const test = field === undefined ? undefined : operatorTest(definition);
+  if (field === undefined || !test) return { definition, field: field ?? "", holds: never, malformed: true };
+  const holds = definition.inverted === true ? (value: string | undefined) => !test(value) : test;
+  return { definition, field, holds, malformed: false };
+}
+
+/** All checks as one predicate; undefined when there are none. */
+export function allOf(checks: readonly ConstraintCheck[]): Predicate | undefined {
+  if (checks.length === 0) return undefined;
+  if (checks.some((check) => check.malformed)) return never;
+  if (checks.length === 1) {
+    const { field, holds } = checks[0]!;
+    return (context) => holds(contextValue(context, field));
+  }
   return (context) => {
-    for (const predicate of predicates) if (!predicate(context)) return false;
+    for (const check of checks) if (!check.holds(contextValue(context, check.field))) return false;
     return true;
   };
 }

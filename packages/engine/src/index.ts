@@ -20,6 +20,12 @@ export type {
   StrategyDefinition,
   VariantDefinition,
 } from "./definitions.js";
+export type {
+  ConstraintExplanation,
+  Explanation,
+  SegmentExplanation,
+  StrategyExplanation,
+} from "./explain.js";
 export { normalizedHash, VARIANT_SEED } from "./hash.js";
 export { compileRe2, type Re2Pattern } from "./regex.js";
 export { type CompileOptions, compile, Snapshot } from "./snapshot.js";

@@ -1,4 +1,4 @@
-import { compileConstraints, type Predicate } from "./constraints.js";
+import { allOf, type ConstraintCheck, compileConstraint, type Predicate } from "./constraints.js";
 import type { Context, CustomStrategy, Evaluation, EvaluationOptions, VariantResult } from "./context.js";
 import type {
   ClientFeatures,
@@ -8,6 +8,7 @@ import type {
   SegmentDefinition,
   StrategyDefinition,
 } from "./definitions.js";
+import { type Explanation, explainStrategy } from "./explain.js";
 import { compileStrategy, type StrategyEnvironment, type StrategyTest } from "./strategies.js";
 import { compileVariants, FLAG_OFF, NO_VARIANT, type VariantPicker } from "./variants.js";
 
@@ -18,7 +19,19 @@ export interface CompileOptions {
   hostname?: string;
 }
 
-interface CompiledStrategy {
+/** A segment a strategy names; `segment` is undefined when the document lacks it. */
+export interface CompiledSegment {
+  id: number;
+  segment: SegmentDefinition | undefined;
+  checks: ConstraintCheck[];
+}
+
+export interface CompiledStrategy {
+  definition: StrategyDefinition;
+  /** Its own constraints and its segments', one by one: what `explain` reports. */
+  checks: ConstraintCheck[];
+  segments: CompiledSegment[];
+  /** The same checks as one predicate, for evaluation. */
   constraints: Predicate | undefined;
   test: StrategyTest;
   variants: VariantPicker | undefined;
@@ -35,7 +48,10 @@ interface CompiledFeature {
   enabled: boolean;
   hasDependencies: boolean;
   segmentIds: ReadonlySet<number>;
+  /** The strategies evaluation tries, in order: disabled ones left out. */
   strategies: CompiledStrategy[];
+  /** Every strategy the document lists, disabled ones too, for `explain`. */
+  listed: CompiledStrategy[];
   variants: VariantPicker | undefined;
   dependencies: CompiledDependency[];
   off: Evaluation;
@@ -87,12 +103,13 @@ function compileFeature(
     custom: settings.custom,
   };
 
-  const strategies: CompiledStrategy[] = [];
+  const listed: CompiledStrategy[] = [];
   const definitions = Array.isArray(feature.strategies) ? feature.strategies : [];
   for (const strategy of definitions) {
-    if (!isObject(strategy) || typeof strategy.name !== "string" || strategy.disabled === true) continue;
-    strategies.push(compileStrategyWithRules(strategy, segments, env, result));
+    if (!isObject(strategy) || typeof strategy.name !== "string") continue;
+    listed.push(compileStrategyWithRules(strategy, segments, env, result));
   }
+  const strategies = listed.filter((strategy) => strategy.definition.disabled !== true);
   const dependencies: CompiledDependency[] = [];
   for (const dependency of Array.isArray(feature.dependencies) ? feature.dependencies : []) {
     if (!isObject(dependency) || typeof dependency.feature !== "string") continue;
@@ -110,6 +127,7 @@ function compileFeature(
     hasDependencies: dependencies.length > 0,
     segmentIds: segmentIdsOf(feature),
     strategies,
+    listed,
     variants: compileVariants(
       feature.variants,
       name,
@@ -128,13 +146,12 @@ function compileStrategyWithRules(
   env: StrategyEnvironment,
   result: (enabled: boolean, variant: VariantResult) => Evaluation,
 ): CompiledStrategy {
-  const constraints = Array.isArray(strategy.constraints) ? [...strategy.constraints] : [];
-  let missingSegment = false;
-  for (const id of Array.isArray(strategy.segments) ? strategy.segments : []) {
+  const checks = (Array.isArray(strategy.constraints) ? strategy.constraints : []).map(compileConstraint);
+  const named = (Array.isArray(strategy.segments) ? strategy.segments : []).map((id): CompiledSegment => {
     const segment = segments.get(id);
-    if (!segment) missingSegment = true;
-    else if (Array.isArray(segment.constraints)) constraints.push(...segment.constraints);
-  }
+    const constraints = Array.isArray(segment?.constraints) ? segment.constraints : [];
+    return { id, segment, checks: constraints.map(compileConstraint) };
+  });
   const parameters = strategy.parameters ?? {};
   // The Node SDK hashes strategy variants with the parameter as it is, so a strategy
   // without one groups by the text "undefined", not by the flag name.
@@ -144,8 +161,13 @@ function compileStrategyWithRules(
   const stickiness =
     (Array.isArray(strategy.variants) ? strategy.variants[0]?.stickiness : undefined) || strategyStickiness;
   return {
+    definition: strategy,
+    checks,
+    segments: named,
     // A strategy that names a segment the document lacks can never be satisfied.
-    constraints: missingSegment ? () => false : compileConstraints(constraints),
+    constraints: named.some(({ segment }) => !segment)
+      ? () => false
+      : allOf([...checks, ...named.flatMap((segment) => segment.checks)]),
     test: compileStrategy(strategy, env),
     variants: compileVariants(strategy.variants, groupId, stickiness, (variant) => result(true, variant)),
   };
@@ -221,6 +243,31 @@ export class Snapshot {
     return results;
   }
 
+  /**
+   * One flag's evaluation with the reasons for it: every strategy with its constraints,
+   * segments and result, whether a dependency kept it off, and where its variant came from.
+   * Its `name`, `enabled`, `impressionData` and `variant` are what `evaluate` answers; it
+   * runs the same compiled tests, and only when asked, so evaluation pays nothing for it.
+   */
+  explain(name: string, context: Context, options?: EvaluationOptions): Explanation {
+    const feature = this.compiled.get(name);
+    if (!feature) {
+      return {
+        ...this.evaluate(name, context),
+        flagEnabled: false,
+        hasUnsatisfiedDependency: false,
+        strategies: [],
+      };
+    }
+    return this.explainFeature(feature, context, options?.stickinessFallback);
+  }
+
+  /** Every flag explained, in definition order. */
+  explainAll(context: Context, options?: EvaluationOptions): Explanation[] {
+    const fallback = options?.stickinessFallback;
+    return this.ordered.map((feature) => this.explainFeature(feature, context, fallback));
+  }
+
   /** A new snapshot with the delta events applied; this one is left as it was. */
   applyDelta(events: readonly DeltaEvent[]): Snapshot {
     let features = new Map(this.featureMap);
@@ -282,6 +329,42 @@ export class Snapshot {
     return new Snapshot(featureMap, segmentMap, compiled, this.settings);
   }
 
+  // The steps of `run` and `evaluateOwn`, in their order, except that every strategy is
+  // explained (not only those up to the first that lets the context in), with the variant
+  // its own variants give, and that a flag that is off or has an unmet dependency still
+  // has its strategies explained.
+  private explainFeature(
+    feature: CompiledFeature,
+    context: Context,
+    fallback: string | undefined,
+  ): Explanation {
+    const hasUnsatisfiedDependency =
+      feature.hasDependencies && !this.dependenciesMet(feature, context, fallback);
+    const picks: (Evaluation | undefined)[] = [];
+    const strategies = feature.listed.map((strategy) => {
+      const explanation = explainStrategy(strategy, context, fallback);
+      const picked = explanation.disabled ? undefined : strategy.variants?.pick(context, fallback);
+      if (picked) explanation.variant = picked.variant;
+      picks.push(picked);
+      return explanation;
+    });
+    const winnerAt = strategies.findIndex((strategy) => strategy.result);
+    const explanation = (evaluation: Evaluation, variantSource?: "strategy" | "flag"): Explanation => ({
+      ...evaluation,
+      flagEnabled: this.featureMap.get(feature.name)?.enabled === true,
+      hasUnsatisfiedDependency,
+      strategies,
+      ...(variantSource ? { variantSource } : {}),
+    });
+    if (hasUnsatisfiedDependency || !feature.enabled || (feature.strategies.length > 0 && winnerAt < 0)) {
+      return explanation(feature.off);
+    }
+    const fromStrategy = picks[winnerAt];
+    if (fromStrategy) return explanation(fromStrategy, "strategy");
+    const answer = flagAnswer(feature, context, fallback);
+    return explanation(answer, answer === feature.onWithoutVariant ? undefined : "flag");
+  }
+
   private run(feature: CompiledFeature, context: Context, fallback: string | undefined): Evaluation {
     if (feature.hasDependencies && !this.dependenciesMet(feature, context, fallback)) return feature.off;
     return this.evaluateOwn(feature, context, fallback);
@@ -301,11 +384,7 @@ export class Snapshot {
       if (!winner) return feature.off;
     }
     // The variants of the strategy that switched the flag on win over the flag's own.
-    return (
-      winner?.variants?.pick(context, fallback) ??
-      feature.variants?.pick(context, fallback) ??
-      feature.onWithoutVariant
-    );
+    return winner?.variants?.pick(context, fallback) ?? flagAnswer(feature, context, fallback);
   }
 
   // Dependencies are one level deep: a parent that has parents of its own never
@@ -324,6 +403,11 @@ export class Snapshot {
     }
     return true;
   }
+}
+
+/** A flag that is on, when no strategy variant decided: one of its own variants, or none. */
+function flagAnswer(feature: CompiledFeature, context: Context, fallback: string | undefined): Evaluation {
+  return feature.variants?.pick(context, fallback) ?? feature.onWithoutVariant;
 }
 
 export function compile(document: ClientFeatures | DeltaDocument, options?: CompileOptions): Snapshot {

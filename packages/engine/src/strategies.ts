@@ -24,6 +24,13 @@ export type BuiltInStrategy = (typeof BUILT_IN_STRATEGIES)[number];
 const always: StrategyTest = () => true;
 const never: StrategyTest = () => false;
 
+/**
+ * The test of a strategy whose answer depends on what the engine was not given: a name
+ * neither built in nor supplied by the host, or applicationHostname without a hostname.
+ * It is off, as any other false strategy; `Snapshot.explain` reports it as undecided.
+ */
+export const UNDECIDABLE: StrategyTest = () => false;
+
 function parameter(parameters: StrategyDefinition["parameters"], name: string): string | undefined {
   const value = parameters?.[name];
   return value === undefined || value === null ? undefined : String(value);
@@ -109,12 +116,12 @@ export function compileStrategy(definition: StrategyDefinition, env: StrategyEnv
     }
     case "applicationHostname": {
       const hosts = new Set(commaList(parameter(parameters, "hostNames")).map((host) => host.toLowerCase()));
-      const enabled = env.hostname !== undefined && hosts.has(env.hostname.toLowerCase());
-      return enabled ? always : never;
+      if (env.hostname === undefined) return UNDECIDABLE;
+      return hosts.has(env.hostname.toLowerCase()) ? always : never;
     }
     default: {
       const custom = env.custom.get(definition.name);
-      if (!custom) return never;
+      if (!custom) return UNDECIDABLE;
       const stringParameters: Record<string, string> = {};
       for (const [name, value] of Object.entries(parameters)) {
         if (value !== undefined && value !== null) stringParameters[name] = String(value);
