@@ -34,10 +34,12 @@ import { variantRoutes } from "./domains/features/variants/routes.js";
 import { VariantService } from "./domains/features/variants/service.js";
 import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
-import { applicationRoutes, usageRoutes } from "./domains/metrics/routes.js";
+import { applicationRoutes, flagUsageRoutes, usageRoutes } from "./domains/metrics/routes.js";
 import { MetricsService } from "./domains/metrics/service.js";
 import { personalTokenRoutes, serviceAccountTokenRoutes } from "./domains/personal-tokens/routes.js";
 import { PersonalTokenService } from "./domains/personal-tokens/service.js";
+import { playgroundRoutes } from "./domains/playground/routes.js";
+import { PlaygroundService } from "./domains/playground/service.js";
 import { projectRoutes } from "./domains/projects/routes.js";
 import { ProjectService } from "./domains/projects/service.js";
 import { segmentRoutes } from "./domains/segments/routes.js";
@@ -61,6 +63,7 @@ import { handleError, handleNotFound } from "./http/error-handler.js";
 import { boundRouteIntegers, refuseUnstorableText } from "./http/input-guard.js";
 import { markDocumentationPublic, registerOpenApi } from "./http/openapi.js";
 import { prometheusRoutes } from "./http/prometheus.js";
+import { registerWebUi } from "./http/web-ui.js";
 import { loggerOptions } from "./logging.js";
 import { type PoolStats, Telemetry } from "./telemetry.js";
 
@@ -107,6 +110,7 @@ export function createServices(
     dependencies,
     lifecycle,
     favorites,
+    segments,
   }));
   const strategies = new StrategyService(db, events, flags, {
     projects,
@@ -117,8 +121,9 @@ export function createServices(
   const featureTags = new FeatureTagService(db, events, flags, tagTypes);
   const dependencies = new DependencyService(db, events, flags);
   const lifecycle = new LifecycleService(db, events, flags);
-  const metrics = new MetricsService(db, events, { flags, lifecycle, environments });
+  const metrics = new MetricsService(db, events, { flags, lifecycle, environments, strategyDefinitions });
   const favorites = new FavoriteService(db, events, { flags, projects });
+  const playground = new PlaygroundService(db, clientFeatures, strategies);
   return {
     telemetry,
     events,
@@ -132,6 +137,7 @@ export function createServices(
     sso,
     personalTokens,
     favorites,
+    playground,
     clientFeatures,
     frontend,
     metrics,
@@ -192,7 +198,6 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   });
   app.addHook("preValidation", refuseUnstorableText);
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler(handleNotFound);
   app.addHook(
     "onRequest",
     authenticate({
@@ -207,6 +212,10 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   );
 
   await registerOpenApi(app);
+  const ui = await registerWebUi(app, config.uiDir);
+  app.setNotFoundHandler((request, reply) =>
+    ui?.page(request, reply) ? reply : handleNotFound(request, reply),
+  );
   for (const plugin of options.plugins ?? []) await app.register(plugin);
   if (options.pool) services.telemetry.watchPool(options.pool);
   services.telemetry.watchOutbox(() => services.events.outbox.lag());
@@ -237,6 +246,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   });
   await app.register(usageRoutes, { prefix: "/api/client", metrics: services.metrics, auth: "client" });
   await app.register(applicationRoutes, { prefix: "/api/admin/metrics", metrics: services.metrics });
+  await app.register(flagUsageRoutes, { prefix: "/api/admin/client-metrics", metrics: services.metrics });
   await app.register(environmentRoutes, {
     prefix: "/api/admin/environments",
     environments: services.environments,
@@ -277,6 +287,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     users: services.users,
     personalTokens: services.personalTokens,
   });
+  await app.register(playgroundRoutes, { prefix: "/api/admin/playground", playground: services.playground });
   await app.register(favoriteRoutes, {
     prefix: "/api/admin/projects/:projectId",
     favorites: services.favorites,

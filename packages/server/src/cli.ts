@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
 import { ConfigError, loadConfig, VARIABLES } from "./config.js";
+import { openApiDocument } from "./openapi-document.js";
 import { startServer } from "./server.js";
 import { StartupError } from "./startup.js";
 
@@ -12,7 +13,9 @@ const usage = () => {
   return [
     `signalbox-server ${version}: the Signalbox flag service.`,
     "",
-    "Usage: signalbox-server [--help | --version]",
+    "Usage: signalbox-server [--help | --version | openapi]",
+    "",
+    "  openapi    print the API's OpenAPI document (JSON) and exit, touching no data",
     "",
     "Configured by environment variables:",
     ...VARIABLES.map(
@@ -27,6 +30,8 @@ if (argument === "--help" || argument === "-h") {
   process.stdout.write(usage());
 } else if (argument === "--version" || argument === "-v") {
   process.stdout.write(`${version}\n`);
+} else if (argument === "openapi") {
+  process.stdout.write(`${JSON.stringify(await openApiDocument(), null, 2)}\n`);
 } else if (argument !== undefined) {
   process.stderr.write(`signalbox-server: unknown argument ${argument}; see signalbox-server --help\n`);
   process.exitCode = 2;

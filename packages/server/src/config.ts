@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { isIP } from "node:net";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { LogFormat } from "./logging.js";
 
 export interface Config {
@@ -28,6 +29,8 @@ export interface Config {
   loginFailuresPerMinute: number;
   /** The first admin, created when there are no people; without it `admin` gets a random password. */
   defaultAdmin: { username: string; password: string } | undefined;
+  /** The built web UI served at `/`; undefined serves none (the API works without it). */
+  uiDir: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +148,18 @@ function defaultAdmin(env: Env): Config["defaultAdmin"] {
   return undefined;
 }
 
+// The UI ships as the files of a package beside this one; a checkout that has not built it
+// yet serves the API alone.
+function uiDir(raw: string | undefined): string | undefined {
+  if (raw === "none") return undefined;
+  if (raw) return resolve(raw);
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve("@signalbox/ui/package.json")), "dist");
+  } catch {
+    return undefined;
+  }
+}
+
 const list = (raw: string | undefined) =>
   (raw ?? "")
     .split(",")
@@ -195,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours: attempt(() => integer(env, "SESSION_TTL_HOURS", 48, 1, 8760), 48),
     loginFailuresPerMinute: attempt(() => integer(env, "SIMPLE_LOGIN_LIMIT_PER_MINUTE", 10, 1, 100_000), 10),
     defaultAdmin: attempt(() => defaultAdmin(env), undefined),
+    uiDir: uiDir(env.UI_DIR),
   };
   for (const [name, tokens] of Object.entries({
     INIT_ADMIN_API_TOKENS: config.initTokens.admin,
@@ -218,5 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
 /** A configuration for tests and embedding: defaults, overridden by what is given. */
 export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   ...loadConfig({}),
+  // The API alone, whether or not the UI happens to be built in this checkout.
+  uiDir: undefined,
   ...overrides,
 });

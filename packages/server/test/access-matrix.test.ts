@@ -249,3 +249,23 @@ describe("the permission matrix", () => {
     expect(refused).toBeGreaterThan(1000);
   });
 });
+
+describe("the feature search", () => {
+  it("is open to every admin-API caller, and shows each the flags of the projects they can see", async () => {
+    for (const caller of callers) {
+      const reply = await server.request("/api/admin/search/features?query=keep-&sortBy=name", {
+        token: null,
+        headers: caller.auth,
+      });
+      if (caller.token === "client" || caller.token === "frontend") {
+        expect(reply.status, caller.name).toBe(403);
+        continue;
+      }
+      const member = caller.person === "admin" || caller.person === "owner" || caller.person === "member";
+      const seen = reply.body.features.map((flag: { name: string }) => flag.name);
+      expect(seen, caller.name).toEqual(
+        caller.token === "admin" || member ? [`keep-${SECRET}`, `keep-${TEAM}`] : [`keep-${TEAM}`],
+      );
+    }
+  });
+});

@@ -64,6 +64,23 @@ describe.each(databaseKinds)("event log (%s)", (kind) => {
     expect((await search({ query: "100%_" })).body).toMatchObject({ events: [], totalEvents: 0 });
   });
 
+  it("finds events by author and by when they were made", async () => {
+    const all = (await search({})).body;
+    const byAdmin = all.events.filter((event: { createdBy: string }) => event.createdBy === "init-admin");
+    expect(byAdmin.length).toBeGreaterThan(0);
+    expect((await search({ createdBy: "INIT-" })).body.events).toEqual(byAdmin);
+    expect((await search({ createdBy: "someone-else" })).body).toMatchObject({ events: [], totalEvents: 0 });
+    const oldest = all.events.at(-1);
+    const newest = all.events[0];
+    expect((await search({ to: oldest.createdAt })).body.totalEvents).toBe(0);
+    const since = (await search({ from: newest.createdAt })).body.events;
+    expect(since.map((event: { id: number }) => event.id)).toContain(newest.id);
+    expect(since.every((event: { createdAt: string }) => event.createdAt >= newest.createdAt)).toBe(true);
+    const later = new Date(Date.parse(newest.createdAt) + 1000).toISOString();
+    expect((await search({ from: oldest.createdAt, to: later })).body.totalEvents).toBe(all.totalEvents);
+    expectInvalid(await search({ from: "yesterday" }), "from");
+  });
+
   it("pages with limit, and offset as the event id to list from, counting every match", async () => {
     const all = (await search({ project: "shop" })).body;
     const second = all.events[1];

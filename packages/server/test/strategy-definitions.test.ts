@@ -120,4 +120,44 @@ describe.each(databaseKinds)("strategy definitions (%s)", (kind) => {
     );
     expect((await server.request("/api/admin/strategies")).body).toEqual(before);
   });
+
+  it("deletes a custom strategy no flag uses, refusing built-ins and strategies in use", async () => {
+    const create = await server.request("/api/admin/strategies", {
+      method: "POST",
+      body: { name: "byRegion", parameters: [{ name: "regions", type: "list" }] },
+    });
+    expect(create.status).toBe(201);
+    expect(
+      (
+        await server.request("/api/admin/projects/default/features", {
+          method: "POST",
+          body: { name: "regional" },
+        })
+      ).status,
+    ).toBe(200);
+    const use = await server.request(
+      "/api/admin/projects/default/features/regional/environments/development/strategies",
+      { method: "POST", body: { name: "byRegion", parameters: { regions: "eu" } } },
+    );
+    expect(use.status, JSON.stringify(use.body)).toBe(200);
+
+    const refused = await server.request("/api/admin/strategies/byRegion", { method: "DELETE" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain("regional");
+    expect((await server.request("/api/admin/strategies/default", { method: "DELETE" })).status).toBe(400);
+    expect((await server.request("/api/admin/strategies/nowhere", { method: "DELETE" })).status).toBe(404);
+
+    const strategyId = use.body.id as string;
+    expect(
+      (
+        await server.request(
+          `/api/admin/projects/default/features/regional/environments/development/strategies/${strategyId}`,
+          { method: "DELETE" },
+        )
+      ).status,
+    ).toBe(200);
+    expect((await server.request("/api/admin/strategies/byRegion", { method: "DELETE" })).status).toBe(200);
+    expect((await server.request("/api/admin/strategies/byRegion")).status).toBe(404);
+    expect((await latestEvent(server, "strategy-deleted")).preData).toMatchObject({ name: "byRegion" });
+  });
 });

@@ -67,6 +67,26 @@ describe.each(databaseKinds)("users (%s)", (kind) => {
     expect(byToken.body.message).toMatch(/person/);
   });
 
+  it("gives the caller their root role by name and the projects they are a member of", async () => {
+    const viewer = await createUser(server, { rootRole: "Viewer" });
+    const cookie = await login(server, viewer.username, viewer.password);
+    const before = await server.request("/api/admin/user/profile", asSession(cookie));
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({
+      rootRole: { id: 3, type: "root", name: "Viewer", description: expect.any(String) },
+      projects: [],
+    });
+    const given = await server.request("/api/admin/projects/default/access", {
+      method: "POST",
+      body: { roles: [5], users: [viewer.id], groups: [] },
+    });
+    expect(given.status).toBeLessThan(300);
+    expect((await server.request("/api/admin/user/profile", asSession(cookie))).body.projects).toEqual([
+      "default",
+    ]);
+    expect((await server.request("/api/admin/user/profile")).status).toBe(403);
+  });
+
   it("checks passwords against the policy, naming every rule broken", async () => {
     const check = (password: string) =>
       server.request("/api/admin/user-admin/validate-password", { method: "POST", body: { password } });

@@ -7,6 +7,7 @@ import * as variantsSorted from "./migrations/0004_variants_sorted.js";
 import * as tokenDisplay from "./migrations/0005_token_display.js";
 import * as outboxCursors from "./migrations/0006_outbox_cursors.js";
 import * as people from "./migrations/0007_people.js";
+import * as instanceSdkType from "./migrations/0008_instance_sdk_type.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "0005_token_display": tokenDisplay,
   "0006_outbox_cursors": outboxCursors,
   "0007_people": people,
+  "0008_instance_sdk_type": instanceSdkType,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -303,6 +303,8 @@ export interface ClientInstanceTable {
   environment: string;
   sdk_version: string | null;
   client_ip: string | null;
+  /** `frontend` for browser SDKs, `backend` for server SDKs; null for instances recorded before it was kept. */
+  sdk_type: "frontend" | "backend" | null;
   started: NullableTimestamp;
   interval: number | null;
   last_seen: Timestamp;

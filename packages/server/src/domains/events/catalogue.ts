@@ -265,6 +265,7 @@ export interface EventShapes {
   "tag-type-deleted": { preData: TagTypeView };
   "strategy-created": { data: StrategyDefinitionView };
   "strategy-updated": { data: StrategyDefinitionView; preData: StrategyDefinitionView };
+  "strategy-deleted": { preData: StrategyDefinitionView };
   "strategy-deprecated": { data: { name: string } };
   "strategy-reactivated": { data: { name: string } };
   "api-token-created": { data: TokenView };

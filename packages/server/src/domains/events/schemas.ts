@@ -28,6 +28,11 @@ const filters = {
   project: Type.Optional(Type.String()),
   feature: Type.Optional(Type.String()),
   query: Type.Optional(Type.String()),
+  createdBy: Type.Optional(Type.String({ description: "Part of the author's name, in any case" })),
+  from: Type.Optional(
+    Type.String({ format: "date-time", description: "Events created at or after this moment" }),
+  ),
+  to: Type.Optional(Type.String({ format: "date-time", description: "Events created before this moment" })),
 };
 
 /** Endpoint 16: only the spec's event types may be asked for. */

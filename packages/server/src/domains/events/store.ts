@@ -106,8 +106,11 @@ export const eventStore = {
     if (hidden.length > 0) {
       select = select.where((eb) => eb.or([eb("project", "is", null), eb("project", "not in", hidden)]));
     }
+    if (query.createdBy) select = select.where("created_by", "ilike", containing(query.createdBy));
+    if (query.from) select = select.where("created_at", ">=", new Date(query.from));
+    if (query.to) select = select.where("created_at", "<", new Date(query.to));
     if (query.query) {
-      const pattern = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
+      const pattern = containing(query.query);
       select = select.where((eb) =>
         eb.or([
           eb("type", "ilike", pattern),
@@ -127,6 +130,9 @@ export const eventStore = {
     return { events: rows.map(toEvent), total: Number(count?.count ?? 0) };
   },
 };
+
+/** An ILIKE pattern for text containing `text` as it is, its wildcards taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
 const lease = (ms: number) => sql<Date>`now() + ${ms}::float8 * interval '1 millisecond'`;
 

@@ -2,7 +2,20 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { ClientMetricsSchema, ClientRegistrationSchema } from "@signalbox/protocol";
 import { Type } from "typebox";
 import { tokenCaller } from "../../http/auth.js";
-import { ApplicationList, ApplicationsQuery } from "./schemas.js";
+import {
+  ApplicationDetail,
+  ApplicationList,
+  ApplicationOverview,
+  ApplicationParams,
+  ApplicationSettings,
+  ApplicationsQuery,
+  ExposureQuery,
+  FlagExposure,
+  FlagNameParams,
+  FlagUsageSummary,
+  InstanceParams,
+  RecentInstances,
+} from "./schemas.js";
 import type { MetricsService } from "./service.js";
 
 /**
@@ -48,7 +61,9 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{
   );
 };
 
-/** Under `/api/admin/metrics`. */
+const adminTags = ["Metrics"];
+
+/** Under `/api/admin/metrics`: the applications SDKs announced, and how an admin shows or forgets them. */
 export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsService }> = async (
   app,
   { metrics },
@@ -58,7 +73,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServ
     {
       config: { permission: "NONE" },
       schema: {
-        tags: ["Metrics"],
+        tags: adminTags,
         summary: "The applications that have registered or reported, by name",
         querystring: ApplicationsQuery,
         response: { 200: ApplicationList },
@@ -68,5 +83,128 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServ
       const { query, offset = 0, limit = 1000, sortBy = "appName", sortOrder = "asc" } = request.query;
       return metrics.applications(request.actor, { query, offset, limit, sortBy, sortOrder });
     },
+  );
+
+  app.get(
+    "/applications/:appName",
+    {
+      config: { permission: "NONE" },
+      schema: {
+        tags: adminTags,
+        summary: "An application: how it is shown, its instances and the flags it used in the last day",
+        params: ApplicationParams,
+        response: { 200: ApplicationDetail },
+      },
+    },
+    (request) => metrics.application(request.actor, request.params.appName),
+  );
+
+  app.get(
+    "/applications/:appName/overview",
+    {
+      config: { permission: "NONE" },
+      schema: {
+        tags: adminTags,
+        summary: "An application per environment: instances, SDKs and what looks wrong",
+        params: ApplicationParams,
+        response: { 200: ApplicationOverview },
+      },
+    },
+    (request) => metrics.applicationOverview(request.actor, request.params.appName),
+  );
+
+  app.get(
+    "/instances/:appName/environment/:environment",
+    {
+      config: { permission: "NONE" },
+      schema: {
+        tags: adminTags,
+        summary: "The instances of an application heard from in an environment in the last day",
+        params: InstanceParams,
+        response: { 200: RecentInstances },
+      },
+    },
+    (request) => metrics.recentInstances(request.actor, request.params.appName, request.params.environment),
+  );
+
+  app.post(
+    "/applications/:appName",
+    {
+      config: { permission: "UPDATE_APPLICATION" },
+      schema: {
+        tags: adminTags,
+        summary: "Creates an application, or changes how it is shown; settings left out stay",
+        params: ApplicationParams,
+        body: ApplicationSettings,
+        response: { 202: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await metrics.saveApplication(request.actor, request.params.appName, request.body ?? {}, request.ip);
+      reply.status(202);
+    },
+  );
+
+  app.delete(
+    "/applications/:appName",
+    {
+      config: { permission: "UPDATE_APPLICATION" },
+      schema: {
+        tags: adminTags,
+        summary: "Forgets an application and its instances (answered 200 whether it existed or not)",
+        params: ApplicationParams,
+        response: { 200: Type.Null() },
+      },
+    },
+    async (request) => {
+      await metrics.deleteApplication(request.actor, request.params.appName);
+    },
+  );
+};
+
+// The envelope the reference puts around a flag's metrics.
+const envelope = { version: 1, maturity: "stable" } as const;
+
+/** Under `/api/admin/client-metrics`: how much a flag is evaluated, by whom and where. */
+export const flagUsageRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsService }> = async (
+  app,
+  { metrics },
+) => {
+  app.get(
+    "/features/:name/raw",
+    {
+      config: { permission: "NONE" },
+      schema: {
+        tags: adminTags,
+        summary:
+          "A flag's evaluations per hour, application and environment, oldest hour first, hours without any counted as zero",
+        params: FlagNameParams,
+        querystring: ExposureQuery,
+        response: { 200: FlagExposure },
+      },
+    },
+    async (request) => ({
+      ...envelope,
+      data: await metrics.flagExposure(request.actor, request.params.name, request.query.hoursBack ?? 24),
+    }),
+  );
+
+  app.get(
+    "/features/:name",
+    {
+      config: { permission: "NONE" },
+      schema: {
+        tags: adminTags,
+        summary:
+          "A flag's evaluations this hour per environment, and the applications that used it in the last day",
+        params: FlagNameParams,
+        response: { 200: FlagUsageSummary },
+      },
+    },
+    async (request) => ({
+      ...envelope,
+      featureName: request.params.name,
+      ...(await metrics.flagUsage(request.actor, request.params.name)),
+    }),
   );
 };

@@ -1,16 +1,68 @@
-import type { ClientMetrics, ClientRegistration } from "@signalbox/protocol";
+import { type ClientMetrics, type ClientRegistration, notFound } from "@signalbox/protocol";
 import { type Actor, system, type TokenActor } from "../../access/actor.js";
+import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import type { EnvironmentService } from "../environments/service.js";
 import type { Change, EventService } from "../events/service.js";
 import type { FlagService } from "../features/flags/service.js";
 import type { LifecycleService } from "../features/lifecycle/service.js";
-import type { Application, ApplicationQuery } from "./schemas.js";
-import { type MetricRow, metricsStore } from "./store.js";
+import type { StrategyDefinitionService } from "../strategy-definitions/service.js";
+import { firstHour, HOUR, hourlyExposure, startOfHour, usageByEnvironment } from "./exposure.js";
+import { applicationOverview } from "./overview.js";
+import type {
+  Application,
+  ApplicationDetail,
+  ApplicationOverview,
+  ApplicationQuery,
+  ApplicationSettings,
+  ApplicationSummary,
+  EnvironmentUsage,
+  HourlyExposure,
+  Instance,
+  RecentInstances,
+} from "./schemas.js";
+import { type MetricRow, metricsStore, type SdkType } from "./store.js";
 
-const HOUR = 3_600_000;
 /** How long hourly counts and silent SDK instances are kept, as in the reference. */
 export const METRICS_RETENTION_MS = 48 * HOUR;
+/** What "recently" means on the admin pages, as in the reference: seen applications, flags and instances. */
+const RECENT_MS = 24 * HOUR;
+
+type ApplicationRow = NonNullable<Awaited<ReturnType<typeof metricsStore.application>>>;
+type UsageRow = Awaited<ReturnType<typeof metricsStore.usageOf>>[number];
+type InstanceRow = Awaited<ReturnType<typeof metricsStore.instancesOf>>[number];
+
+/** Browser SDKs report through the frontend API with frontend tokens; every other SDK is a server SDK. */
+const sdkTypeOf = (token: TokenActor): SdkType => (token.type === "frontend" ? "frontend" : "backend");
+
+/** What an admin sees of an application: its usage in the projects hidden from them is left out. */
+function applicationView(actor: Actor, row: ApplicationRow, usage: readonly UsageRow[]): Application {
+  const byProject = new Map<string, string[]>();
+  for (const entry of usage) {
+    if (entry.project !== "*" && !canSee(actor, entry.project)) continue;
+    byProject.set(entry.project, [...(byProject.get(entry.project) ?? []), entry.environment]);
+  }
+  return {
+    appName: row.app_name,
+    ...(row.sdk_version ? { sdkVersion: row.sdk_version } : {}),
+    strategies: row.strategies,
+    description: row.description ?? "",
+    url: row.url ?? "",
+    color: row.color ?? "",
+    icon: row.icon ?? "",
+    createdAt: row.created_at.toISOString(),
+    usage: [...byProject].map(([project, environments]) => ({ project, environments })),
+  };
+}
+
+const instanceView = (row: InstanceRow): Instance => ({
+  instanceId: row.instance_id,
+  environment: row.environment,
+  sdkVersion: row.sdk_version,
+  sdkType: row.sdk_type,
+  clientIp: row.client_ip,
+  lastSeen: row.last_seen.toISOString(),
+});
 
 const startedAt = (started: string | number | undefined) => {
   if (started === undefined) return undefined;
@@ -18,11 +70,16 @@ const startedAt = (started: string | number | undefined) => {
   return Number.isNaN(date.getTime()) ? undefined : date;
 };
 
-/** What metrics ask of other domains: use marks flags seen and moves them through their lifecycle. */
+/**
+ * What metrics ask of other domains: use marks flags seen and moves them through their
+ * lifecycle; the admin pages ask which project holds a flag (a private one is hidden) and
+ * which strategies are defined.
+ */
 export interface MetricsLookups {
-  flags: Pick<FlagService, "markSeen">;
+  flags: Pick<FlagService, "markSeen" | "find">;
   lifecycle: Pick<LifecycleService, "reachedThroughUse">;
   environments: Pick<EnvironmentService, "list">;
+  strategyDefinitions: Pick<StrategyDefinitionService, "list">;
 }
 
 /** Applications, their instances and their usage counts, as SDKs register and report them. */
@@ -61,6 +118,7 @@ export class MetricsService {
         appName: registration.appName,
         instanceId: registration.instanceId ?? "default",
         environment: token.environment,
+        sdkType: sdkTypeOf(token),
         sdkVersion: registration.sdkVersion,
         clientIp,
         started: startedAt(registration.started),
@@ -76,7 +134,7 @@ export class MetricsService {
     );
     const stop = report.bucket?.stop ? new Date(report.bucket.stop) : new Date();
     const at = Number.isNaN(stop.getTime()) ? new Date() : stop;
-    const hour = new Date(Math.floor(at.getTime() / HOUR) * HOUR);
+    const hour = startOfHour(at);
     // Use in production means live; use anywhere else means pre-live.
     const live = toggles.length > 0 && (await this.isProduction(environment));
     await this.events.change(token, async (change) => {
@@ -85,6 +143,7 @@ export class MetricsService {
         appName: report.appName,
         instanceId: report.instanceId ?? "default",
         environment,
+        sdkType: sdkTypeOf(token),
         sdkVersion: report.sdkVersion,
         clientIp,
       });
@@ -110,36 +169,192 @@ export class MetricsService {
   }
 
   async applications(
-    _actor: Actor,
+    actor: Actor,
     query: ApplicationQuery,
-  ): Promise<{ total: number; applications: Application[] }> {
-    const { rows, total, usage } = await metricsStore.listApplications(this.db, query);
+  ): Promise<{ total: number; applications: ApplicationSummary[] }> {
+    const { rows, total, usage, instances } = await metricsStore.listApplications(this.db, query);
     return {
       total,
       applications: rows.map((row) => {
-        const byProject = new Map<string, string[]>();
-        for (const entry of usage.filter((entry) => entry.app_name === row.app_name)) {
-          byProject.set(entry.project, [...(byProject.get(entry.project) ?? []), entry.environment]);
-        }
+        const own = instances.filter((entry) => entry.app_name === row.app_name);
+        const lastSeen = own.reduce<Date | null>((latest, { last_seen }) => {
+          const seen = new Date(last_seen);
+          return latest === null || seen > latest ? seen : latest;
+        }, null);
         return {
-          appName: row.app_name,
-          ...(row.sdk_version ? { sdkVersion: row.sdk_version } : {}),
-          strategies: row.strategies,
-          description: row.description ?? "",
-          url: row.url ?? "",
-          color: row.color ?? "",
-          icon: row.icon ?? "",
-          createdAt: row.created_at.toISOString(),
-          usage: [...byProject].map(([project, environments]) => ({ project, environments })),
+          ...applicationView(
+            actor,
+            row,
+            usage.filter((entry) => entry.app_name === row.app_name),
+          ),
+          instanceCount: own.reduce((sum, entry) => sum + Number(entry.count), 0),
+          sdkVersions: own.flatMap((entry) => (entry.sdk_version ? [entry.sdk_version] : [])).sort(),
+          lastSeen: lastSeen?.toISOString() ?? null,
         };
       }),
     };
+  }
+
+  /** An application with its instances and the flags it used in the last day. */
+  async application(actor: Actor, appName: string, now = new Date()): Promise<ApplicationDetail> {
+    const row = await this.requireApplication(appName);
+    const [usage, instances, used] = await Promise.all([
+      metricsStore.usageOf(this.db, appName),
+      metricsStore.instancesOf(this.db, appName),
+      metricsStore.flagsUsedBy(this.db, appName, new Date(now.getTime() - RECENT_MS)),
+    ]);
+    const projects = await this.projectsOf(
+      actor,
+      used.map((use) => use.feature_name),
+    );
+    return {
+      ...applicationView(actor, row, usage),
+      instances: instances.map(instanceView),
+      seenToggles: [...projects].map(([name, project]) =>
+        project === undefined ? { name, notFound: true } : { name, project },
+      ),
+    };
+  }
+
+  /**
+   * An application at a glance, from the counts kept (48 hours) and the instances heard from
+   * in the last day: see overview.ts.
+   */
+  async applicationOverview(actor: Actor, appName: string, now = new Date()): Promise<ApplicationOverview> {
+    const row = await this.requireApplication(appName);
+    const [used, instances, definitions] = await Promise.all([
+      metricsStore.flagsUsedBy(this.db, appName, new Date(now.getTime() - METRICS_RETENTION_MS)),
+      metricsStore.instancesOf(this.db, appName, { since: new Date(now.getTime() - RECENT_MS) }),
+      this.lookups.strategyDefinitions.list(actor),
+    ]);
+    const projects = await this.projectsOf(
+      actor,
+      used.map((use) => use.feature_name),
+    );
+    return applicationOverview(
+      used
+        .filter((use) => projects.has(use.feature_name))
+        .map((use) => ({
+          featureName: use.feature_name,
+          environment: use.environment,
+          project: projects.get(use.feature_name),
+        })),
+      instances.map((instance) => ({
+        instanceId: instance.instance_id,
+        environment: instance.environment,
+        sdkVersion: instance.sdk_version,
+        sdkType: instance.sdk_type,
+        lastSeen: instance.last_seen,
+      })),
+      { announced: row.strategies, defined: new Set(definitions.map((definition) => definition.name)) },
+    );
+  }
+
+  /** The instances of an application heard from in one environment in the last day. */
+  async recentInstances(
+    _actor: Actor,
+    appName: string,
+    environment: string,
+    now = new Date(),
+  ): Promise<RecentInstances> {
+    await this.requireApplication(appName);
+    const rows = await metricsStore.instancesOf(this.db, appName, {
+      environment,
+      since: new Date(now.getTime() - RECENT_MS),
+    });
+    return {
+      instances: rows.map((row) => ({
+        instanceId: row.instance_id,
+        sdkVersion: row.sdk_version,
+        clientIp: row.client_ip,
+        lastSeen: row.last_seen.toISOString(),
+      })),
+    };
+  }
+
+  /**
+   * Creates an application ahead of its SDK, or changes how it is shown. Only a new one is
+   * an event: the reference records no change to these settings, nor a deletion.
+   */
+  async saveApplication(
+    actor: Actor,
+    appName: string,
+    settings: ApplicationSettings,
+    clientIp: string,
+  ): Promise<void> {
+    await this.events.change(actor, async (change) => {
+      if (await metricsStore.saveApplication(change.db, appName, settings)) {
+        change.record({ type: "application-created", data: { appName, sdkVersion: null, clientIp } });
+      }
+    });
+  }
+
+  /** Forgets an application and its instances; one that does not exist is no error, as in the reference. */
+  async deleteApplication(actor: Actor, appName: string): Promise<void> {
+    await this.events.change(actor, (change) => metricsStore.deleteApplication(change.db, appName));
+  }
+
+  /** A flag's evaluations per hour, application and environment over the last `hours` hours. */
+  async flagExposure(
+    actor: Actor,
+    featureName: string,
+    hours: number,
+    now = new Date(),
+  ): Promise<HourlyExposure[]> {
+    await this.requireFlag(actor, featureName);
+    const rows = await metricsStore.metricsOfFlag(this.db, featureName, firstHour(hours, now));
+    return hourlyExposure(featureName, rows, hours, now);
+  }
+
+  /**
+   * A flag's evaluations per environment in the hours begun within the last 60 minutes (as
+   * the reference counts "the last hour": by half past ten, the hour from ten), and the
+   * applications that used it in the last day.
+   */
+  async flagUsage(
+    actor: Actor,
+    featureName: string,
+    now = new Date(),
+  ): Promise<{ lastHourUsage: EnvironmentUsage[]; seenApplications: string[] }> {
+    await this.requireFlag(actor, featureName);
+    const [lastHour, seenApplications] = await Promise.all([
+      metricsStore.metricsOfFlag(this.db, featureName, new Date(now.getTime() - HOUR)),
+      metricsStore.appsUsingFlag(this.db, featureName, new Date(now.getTime() - RECENT_MS)),
+    ]);
+    return { lastHourUsage: usageByEnvironment(lastHour), seenApplications };
   }
 
   /** Asked on the service's own behalf: the SDK's token is no admin reader. */
   private async isProduction(environment: string): Promise<boolean> {
     const environments = await this.lookups.environments.list(system("metrics"));
     return environments.find((entry) => entry.name === environment)?.type === "production";
+  }
+
+  private async requireApplication(appName: string): Promise<ApplicationRow> {
+    const row = await metricsStore.application(this.db, appName);
+    if (!row) throw notFound(`Could not find application ${appName}`);
+    return row;
+  }
+
+  /** A flag of a project the actor sees, archived or not: any other is as unknown as a name no flag has. */
+  private async requireFlag(actor: Actor, featureName: string): Promise<void> {
+    const flag = await this.lookups.flags.find(this.db, featureName);
+    if (!flag || !canSee(actor, flag.project)) throw notFound(`Could not find feature flag ${featureName}`);
+  }
+
+  /**
+   * The project of each named flag, by name, undefined for a name no flag has; flags of
+   * projects hidden from the actor are left out, as if never used.
+   */
+  private async projectsOf(actor: Actor, names: readonly string[]): Promise<Map<string, string | undefined>> {
+    const unique = [...new Set(names)];
+    const flags = await Promise.all(unique.map((name) => this.lookups.flags.find(this.db, name)));
+    const projects = new Map<string, string | undefined>();
+    unique.forEach((name, index) => {
+      const flag = flags[index];
+      if (!flag || canSee(actor, flag.project)) projects.set(name, flag?.project);
+    });
+    return projects;
   }
 
   private async recordApplication(

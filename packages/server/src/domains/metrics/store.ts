@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.js";
-import type { ApplicationQuery } from "./schemas.js";
+import type { ApplicationQuery, ApplicationSettings } from "./schemas.js";
 
 export interface ApplicationInput {
   appName: string;
@@ -8,10 +8,13 @@ export interface ApplicationInput {
   strategies?: string[];
 }
 
+export type SdkType = "frontend" | "backend";
+
 export interface InstanceInput {
   appName: string;
   instanceId: string;
   environment: string;
+  sdkType: SdkType;
   sdkVersion?: string;
   clientIp?: string;
   started?: Date;
@@ -27,6 +30,24 @@ export interface MetricRow {
   no: number;
   variants: Record<string, number>;
 }
+
+const metricRow = (row: {
+  feature_name: string;
+  app_name: string;
+  environment: string;
+  timestamp: Date;
+  yes: number;
+  no: number;
+  variants: Record<string, number>;
+}): MetricRow => ({
+  featureName: row.feature_name,
+  appName: row.app_name,
+  environment: row.environment,
+  hour: row.timestamp,
+  yes: row.yes,
+  no: row.no,
+  variants: row.variants,
+});
 
 const sortColumns = { appName: "app_name", createdAt: "created_at", updatedAt: "updated_at" } as const;
 
@@ -68,6 +89,7 @@ export const metricsStore = {
         environment: instance.environment,
         sdk_version: instance.sdkVersion ?? null,
         client_ip: instance.clientIp ?? null,
+        sdk_type: instance.sdkType,
         started: instance.started ?? null,
         interval: instance.interval ?? null,
         last_seen: new Date(),
@@ -76,6 +98,7 @@ export const metricsStore = {
         oc.columns(["app_name", "instance_id", "environment"]).doUpdateSet((eb) => ({
           sdk_version: sql`coalesce(${eb.ref("excluded.sdk_version")}, client_instances.sdk_version)`,
           client_ip: eb.ref("excluded.client_ip"),
+          sdk_type: eb.ref("excluded.sdk_type"),
           started: sql`coalesce(${eb.ref("excluded.started")}, client_instances.started)`,
           interval: sql`coalesce(${eb.ref("excluded.interval")}, client_instances.interval)`,
           last_seen: eb.ref("excluded.last_seen"),
@@ -168,6 +191,111 @@ export const metricsStore = {
             .orderBy("project")
             .orderBy("environment")
             .execute();
-    return { rows, total: Number(count?.count ?? 0), usage };
+    const instances =
+      names.length === 0
+        ? []
+        : await db
+            .selectFrom("client_instances")
+            .select((eb) => [
+              "app_name",
+              "sdk_version",
+              eb.fn.countAll<number>().as("count"),
+              eb.fn.max("last_seen").as("last_seen"),
+            ])
+            .where("app_name", "in", names)
+            .groupBy(["app_name", "sdk_version"])
+            .execute();
+    return { rows, total: Number(count?.count ?? 0), usage, instances };
+  },
+
+  application(db: Db, appName: string) {
+    return db
+      .selectFrom("client_applications")
+      .selectAll()
+      .where("app_name", "=", appName)
+      .executeTakeFirst();
+  },
+
+  usageOf(db: Db, appName: string) {
+    return db
+      .selectFrom("client_application_usage")
+      .select(["project", "environment"])
+      .where("app_name", "=", appName)
+      .orderBy("project")
+      .orderBy("environment")
+      .execute();
+  },
+
+  /** An application's instances, the most recently heard from first. */
+  instancesOf(db: Db, appName: string, filter: { environment?: string; since?: Date } = {}) {
+    let select = db.selectFrom("client_instances").selectAll().where("app_name", "=", appName);
+    if (filter.environment !== undefined) select = select.where("environment", "=", filter.environment);
+    if (filter.since !== undefined) select = select.where("last_seen", ">=", filter.since);
+    return select.orderBy("last_seen", "desc").orderBy("instance_id").execute();
+  },
+
+  /** Creates the application or changes the settings given, leaving the others; true when it is new. */
+  async saveApplication(db: Db, appName: string, settings: ApplicationSettings): Promise<boolean> {
+    const given = {
+      ...(settings.description === undefined ? {} : { description: settings.description }),
+      ...(settings.url === undefined ? {} : { url: settings.url }),
+      ...(settings.color === undefined ? {} : { color: settings.color }),
+      ...(settings.icon === undefined ? {} : { icon: settings.icon }),
+      ...(settings.strategies === undefined ? {} : { strategies: JSON.stringify(settings.strategies) }),
+      updated_at: new Date(),
+    };
+    const row = await db
+      .insertInto("client_applications")
+      .values({ app_name: appName, ...given })
+      .onConflict((oc) => oc.column("app_name").doUpdateSet(given))
+      .returning(sql<boolean>`xmax = 0`.as("inserted"))
+      .executeTakeFirstOrThrow();
+    return row.inserted;
+  },
+
+  /** Deletes an application with its instances and usage; its hourly counts age out as usual. */
+  async deleteApplication(db: Db, appName: string): Promise<void> {
+    await db.deleteFrom("client_instances").where("app_name", "=", appName).execute();
+    await db.deleteFrom("client_applications").where("app_name", "=", appName).execute();
+  },
+
+  /** A flag's hourly counts from the hour that holds `since` on. */
+  async metricsOfFlag(db: Db, featureName: string, since: Date): Promise<MetricRow[]> {
+    const rows = await db
+      .selectFrom("client_metrics")
+      .selectAll()
+      .where("feature_name", "=", featureName)
+      .where("timestamp", ">=", since)
+      .orderBy("environment")
+      .orderBy("app_name")
+      .orderBy("timestamp")
+      .execute();
+    return rows.map(metricRow);
+  },
+
+  /** The applications that reported use of a flag from `since` on, by name. */
+  async appsUsingFlag(db: Db, featureName: string, since: Date): Promise<string[]> {
+    const rows = await db
+      .selectFrom("client_metrics")
+      .select("app_name")
+      .distinct()
+      .where("feature_name", "=", featureName)
+      .where("timestamp", ">=", since)
+      .orderBy("app_name")
+      .execute();
+    return rows.map((row) => row.app_name);
+  },
+
+  /** The flags an application reported using, in each environment, from `since` on. */
+  flagsUsedBy(db: Db, appName: string, since: Date) {
+    return db
+      .selectFrom("client_metrics")
+      .select(["feature_name", "environment"])
+      .distinct()
+      .where("app_name", "=", appName)
+      .where("timestamp", ">=", since)
+      .orderBy("feature_name")
+      .orderBy("environment")
+      .execute();
   },
 };

@@ -87,4 +87,20 @@ export const strategyDefinitionRoutes: FastifyPluginAsyncTypebox<{
       },
     );
   }
+
+  app.delete(
+    "/:name",
+    {
+      schema: {
+        tags,
+        summary: "Delete a custom strategy no flag uses",
+        params: StrategyName,
+        response: { 200: Type.Null() },
+      },
+      config: { permission: "DELETE_STRATEGY" },
+    },
+    async (request) => {
+      await definitions.remove(request.actor, request.params.name);
+    },
+  );
 };

@@ -1,4 +1,4 @@
-import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
+import { conflict, invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
 import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import { resource } from "../events/resource.js";
@@ -26,7 +26,7 @@ const definitions = resource({
     return row && view(row);
   },
   missing: (name) => notFound(`Could not find strategy ${name}`),
-  events: { created: "strategy-created", updated: "strategy-updated" },
+  events: { created: "strategy-created", updated: "strategy-updated", deleted: "strategy-deleted" },
 });
 
 /** The columns a definition is stored in, once its parameter names are known to be distinct. */
@@ -93,6 +93,20 @@ export class StrategyDefinitionService {
       await strategyDefinitionStore.update(change.db, name, { deprecated });
       change.record({ type: deprecated ? "strategy-deprecated" : "strategy-reactivated", data: { name } });
     });
+  }
+
+  /** Deletes a custom strategy no flag uses: a flag's strategy of an unknown kind would be off for everyone. */
+  async remove(actor: Actor, name: string): Promise<void> {
+    await this.events.change(actor, (change) =>
+      definitions.remove(change, name, async (before) => {
+        if (!before.editable) throw validationError(`Built-in strategy ${name} cannot be deleted`);
+        const flags = await strategyDefinitionStore.flagsUsing(change.db, name);
+        if (flags.length > 0) {
+          throw conflict(`Strategy ${name} is used by the flags ${flags.join(", ")} and cannot be deleted`);
+        }
+        await strategyDefinitionStore.remove(change.db, name);
+      }),
+    );
   }
 
   /** For other domains, inside their transaction: a strategy's parameters, or undefined when there is no such strategy. */

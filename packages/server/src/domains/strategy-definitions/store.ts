@@ -23,4 +23,20 @@ export const strategyDefinitionStore = {
   async update(db: Db, name: string, changes: Updateable<StrategyDefinitionTable>): Promise<void> {
     await db.updateTable("strategy_definitions").set(changes).where("name", "=", name).execute();
   },
+
+  async remove(db: Db, name: string): Promise<void> {
+    await db.deleteFrom("strategy_definitions").where("name", "=", name).execute();
+  },
+
+  /** The flags with a strategy of this kind, in any environment. */
+  flagsUsing: async (db: Db, name: string): Promise<string[]> =>
+    (
+      await db
+        .selectFrom("feature_strategies")
+        .select("feature_name")
+        .distinct()
+        .where("strategy_name", "=", name)
+        .orderBy("feature_name")
+        .execute()
+    ).map((row) => row.feature_name),
 };

@@ -9,6 +9,7 @@ import {
   NewUser,
   PasswordChange,
   PasswordReset,
+  Profile,
   ResetLink,
   ResetRequest,
   ResetTokenQuery,
@@ -171,6 +172,19 @@ export const currentUserRoutes: FastifyPluginAsyncTypebox<{ users: UserService }
       reply.header("cache-control", "no-store");
       return users.me(request.actor as UserActor);
     },
+  );
+
+  app.get(
+    "/profile",
+    {
+      schema: {
+        tags,
+        summary: "The caller's root role and the projects they are a member of",
+        response: { 200: Profile },
+      },
+      config: { permission: "NONE", person: true },
+    },
+    (request) => users.profile(request.actor as UserActor),
   );
 
   app.post(

@@ -49,6 +49,14 @@ export type RootRoleView = Static<typeof RootRole>;
 
 export const UserList = Type.Object({ users: Type.Array(User), rootRoles: Type.Array(RootRole) });
 
+/** The caller's own profile, as the reference's profileSchema without its deprecated `features`. */
+export const Profile = Type.Object({
+  rootRole: RootRole,
+  /** The projects where the caller holds a project role, themself or through a group. */
+  projects: Type.Array(Type.String()),
+});
+export type Profile = Static<typeof Profile>;
+
 // At least one of email and username, which the service checks: a schema cannot say it
 // in a way the reference's clients' error handling understands.
 export const NewUser = Type.Object({

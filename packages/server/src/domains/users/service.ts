@@ -21,6 +21,7 @@ import type {
   Me,
   PasswordChange,
   PersonView,
+  Profile,
   ResetTokenUser,
   RootRoleView,
   UserChanges,
@@ -207,6 +208,13 @@ export class UserService {
       feedback: [],
       splash: {},
     };
+  }
+
+  /** Their root role by name, which `me` gives as an id only, and the projects they are a member of. */
+  async profile(actor: UserActor): Promise<Profile> {
+    const row = await this.require(this.db, actor.userId);
+    const rootRole = (await this.rootRoles(actor)).find((role) => role.id === row.root_role_id)!;
+    return { rootRole, projects: [...actor.grants.projects.keys()].sort() };
   }
 
   /** The roles a user can be given as their root role. */

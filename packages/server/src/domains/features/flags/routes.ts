@@ -9,6 +9,8 @@ import {
   Listing,
   ListQuery,
   Names,
+  SearchQuery,
+  SearchResult,
   Staleness,
   SwitchQuery,
   UpdateFeature,
@@ -76,6 +78,20 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
         features: await flags.listProject(request.actor, request.params.projectId, filters),
       };
     },
+  );
+
+  app.get(
+    "/search/features",
+    {
+      config: { permission: "NONE" },
+      schema: {
+        tags: ["Search"],
+        summary: "Searches and filters flags, a page at a time",
+        querystring: SearchQuery,
+        response: { 200: SearchResult },
+      },
+    },
+    (request) => flags.search(request.actor, request.query),
   );
 
   app.get(

@@ -120,3 +120,100 @@ export const ListingEntry = Type.Object({
 export type ListingEntry = Static<typeof ListingEntry>;
 
 export const Listing = Type.Object({ version: Type.Integer(), features: Type.Array(ListingEntry) });
+
+// The feature search (the reference's `GET /api/admin/search/features`): filters are written
+// `OPERATOR:value,value`, as the reference's.
+const setOperators = "^(IS|IS_NOT|IS_ANY_OF|IS_NONE_OF):(.*?)(,([a-zA-Z0-9_]+))*$";
+const listOperators =
+  "^(INCLUDE|DO_NOT_INCLUDE|INCLUDE_ALL_OF|INCLUDE_ANY_OF|EXCLUDE_IF_ANY_OF|EXCLUDE_ALL):";
+const dateOperators = "^(IS_BEFORE|IS_ON_OR_AFTER):\\d{4}-\\d{2}-\\d{2}$";
+const filter = (pattern: string, description: string, example: string) =>
+  Type.Optional(Type.String({ pattern, description, examples: [example] }));
+
+export const SearchQuery = Type.Object({
+  query: Type.Optional(
+    Type.String({ description: "Comma-separated terms, any of which the name or description contains" }),
+  ),
+  project: filter(setOperators, "Projects, with IS, IS_NOT, IS_ANY_OF or IS_NONE_OF", "IS:default"),
+  type: filter(setOperators, "Flag types, with IS, IS_NOT, IS_ANY_OF or IS_NONE_OF", "IS:release"),
+  state: filter(setOperators, "active, stale or potentially-stale, with IS, IS_NOT, …", "IS:active"),
+  lifecycle: filter(setOperators, "Lifecycle stages (archived among them), with IS, IS_NOT, …", "IS:live"),
+  createdBy: filter(setOperators, "Ids of the users who created the flags, with IS, IS_NOT, …", "IS:1"),
+  tag: filter(
+    `${listOperators}([^:,]+:.+?)(,\\s*[^:,]+:.+?)*$`,
+    "Tags as type:value, with INCLUDE, DO_NOT_INCLUDE, INCLUDE_ALL_OF, INCLUDE_ANY_OF, EXCLUDE_IF_ANY_OF or EXCLUDE_ALL",
+    "INCLUDE:simple:my_tag",
+  ),
+  segment: filter(
+    `${listOperators}(.*?)(,([a-zA-Z0-9_]+))*$`,
+    "Names of segments the flags' strategies use, with the tag operators",
+    "INCLUDE:pro-users",
+  ),
+  status: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "environment:enabled or environment:disabled; a flag matching any of them is listed",
+    }),
+  ),
+  createdAt: filter(
+    dateOperators,
+    "Creation date, with IS_BEFORE or IS_ON_OR_AFTER",
+    "IS_ON_OR_AFTER:2024-01-31",
+  ),
+  lastSeenAt: filter(
+    dateOperators,
+    "Last use reported by an SDK, with IS_BEFORE or IS_ON_OR_AFTER",
+    "IS_BEFORE:2024-01-31",
+  ),
+  favorite: filter(
+    "^(IS|IS_ANY_OF):(true|false)(,(true|false))*$",
+    "The caller's favourites or not",
+    "IS:true",
+  ),
+  archived: filter(
+    "^IS:(true|false)$",
+    "IS:true lists archived flags only (lifecycle=IS:archived does too)",
+    "IS:true",
+  ),
+  favoritesFirst: Type.Optional(Type.String({ description: "true lists the caller's favourites first" })),
+  sortBy: Type.Optional(
+    Type.String({
+      description: "name, type, stale, project, createdAt (the default), lastSeenAt or environment:<name>",
+    }),
+  ),
+  sortOrder: Type.Optional(Type.String({ description: "asc (the default) or desc" })),
+  offset: Type.Optional(Type.String({ description: "Matches to skip; 0 unless a positive number" })),
+  limit: Type.Optional(Type.String({ description: "Page size from 1 to 100; 50 otherwise" })),
+});
+export type SearchQuery = Static<typeof SearchQuery>;
+
+export const SearchEntry = Type.Object({
+  name: Type.String(),
+  type: Type.String(),
+  description: Description,
+  project: Type.String(),
+  stale: Type.Boolean(),
+  favorite: Type.Boolean(),
+  impressionData: Type.Boolean(),
+  createdAt: DateTime,
+  createdBy: Person,
+  archivedAt: NullableDateTime,
+  /** The latest use any environment reported. */
+  lastSeenAt: NullableDateTime,
+  dependencyType: Type.Unsafe<"parent" | "child" | null>({
+    type: ["string", "null"],
+    enum: ["parent", "child", null],
+  }),
+  environments: Type.Array(Type.Object(environmentSummary)),
+  /** The names of the segments the flag's strategies use, in any environment. */
+  segments: Type.Array(Type.String()),
+  tags: Type.Array(FeatureTag),
+  lifecycle: Type.Optional(CurrentStage),
+});
+export type SearchEntry = Static<typeof SearchEntry>;
+
+export const SearchResult = Type.Object({
+  features: Type.Array(SearchEntry),
+  /** Every match, wherever the page starts. */
+  total: Type.Integer(),
+});
+export type SearchResult = Static<typeof SearchResult>;

@@ -1,6 +1,6 @@
 import { ApiError, nameExists, notFound, validationError } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
-import { canSee, requirePermission } from "../../../access/can.js";
+import { canSee, hiddenProjects, requirePermission } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
 import type { VariantRow } from "../../../db/schema.js";
 import { type PatchOperations, patched } from "../../../shared/json-patch.js";
@@ -8,6 +8,7 @@ import type { Change, EventService } from "../../events/service.js";
 import type { FavoriteService } from "../../favorites/service.js";
 import { checkFlagName } from "../../projects/naming.js";
 import type { ProjectService } from "../../projects/service.js";
+import type { SegmentService } from "../../segments/service.js";
 import type { DependencyService } from "../dependencies/service.js";
 import type { LifecycleService } from "../lifecycle/service.js";
 import type { EnvironmentParams } from "../params.js";
@@ -19,10 +20,13 @@ import {
   type FeatureView,
   type ListingEntry,
   PatchableFeature,
+  type SearchQuery,
+  type SearchResult,
   type UpdateFeature,
 } from "./schemas.js";
+import { searchPlan } from "./search.js";
 import { type FeatureRow, flagStore } from "./store.js";
-import { featureViews, listingEntries } from "./view.js";
+import { featureViews, listingEntries, searchEntries } from "./view.js";
 
 /** A flag as the other sub-domains and domains see it. */
 export interface FlagRef {
@@ -44,6 +48,23 @@ export interface FlagLinks {
   dependencies: Pick<DependencyService, "parentsOf" | "childrenOf">;
   lifecycle: Pick<LifecycleService, "current" | "enter" | "leave">;
   favorites: Pick<FavoriteService, "features">;
+  segments: Pick<SegmentService, "list">;
+}
+
+/** The names each flag holds, read from rows that name their flag. */
+function heldBy<T extends { featureName: string }>(
+  rows: T[],
+  name: (row: T) => string | undefined,
+): (flag: string) => ReadonlySet<string> {
+  const held = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const value = name(row);
+    if (value === undefined) continue;
+    const set = held.get(row.featureName) ?? new Set();
+    held.set(row.featureName, set.add(value));
+  }
+  const none: ReadonlySet<string> = new Set();
+  return (flag) => held.get(flag) ?? none;
 }
 
 const metadata = (row: FeatureRow) => ({
@@ -135,6 +156,59 @@ export class FlagService {
       rows = rows.filter((row) => tagged.has(row.name));
     }
     return listingEntries(this.db, rows, this.links(), await this.links().favorites.features(actor));
+  }
+
+  /**
+   * The feature search: what the flags' own tables hold is filtered and sorted in SQL, then
+   * tags, segments, lifecycle stages and favourites are asked of their sub-domains, and only
+   * the page is read in full. Flags of projects hidden from the actor are never matched.
+   */
+  async search(actor: Actor, query: SearchQuery): Promise<SearchResult> {
+    const plan = searchPlan(query, hiddenProjects(actor));
+    const links = this.links();
+    const favorites = await links.favorites.features(actor);
+    let rows = await flagStore.search(this.db, plan.filter);
+    const names = () => rows.map((row) => row.name);
+    const { tags, segments, stage } = plan;
+    if (tags) {
+      const held = heldBy(await links.tags.ofFlags(this.db, names()), (tag) => `${tag.type}:${tag.value}`);
+      rows = rows.filter((row) => tags(held(row.name)));
+    }
+    if (segments) {
+      const named = await this.segmentNames(actor);
+      const used = await links.strategies.ofFlags(this.db, names());
+      const held = heldBy(
+        used.flatMap(({ strategy }) =>
+          strategy.segments.map((id) => ({ featureName: strategy.featureName, name: named.get(id) })),
+        ),
+        (use) => use.name,
+      );
+      rows = rows.filter((row) => segments(held(row.name)));
+    }
+    if (stage) {
+      const stages = await links.lifecycle.current(this.db, names());
+      rows = rows.filter((row) => stage(row.archived_at !== null, stages.get(row.name)?.stage));
+    }
+    if (plan.favorite !== undefined) rows = rows.filter((row) => favorites.has(row.name) === plan.favorite);
+    if (plan.favoritesFirst) {
+      rows = [
+        ...rows.filter((row) => favorites.has(row.name)),
+        ...rows.filter((row) => !favorites.has(row.name)),
+      ];
+    }
+    const page = await featureViews(
+      this.db,
+      rows.slice(plan.offset, plan.offset + plan.limit),
+      links,
+      favorites,
+    );
+    const usesSegments = page.some((flag) =>
+      flag.environments.some((env) => env.strategies.some((strategy) => strategy.segments.length > 0)),
+    );
+    return {
+      features: searchEntries(page, usesSegments ? await this.segmentNames(actor) : new Map()),
+      total: rows.length,
+    };
   }
 
   async listArchived(actor: Actor, projectId?: string): Promise<FeatureView[]> {
@@ -347,6 +421,10 @@ export class FlagService {
   /** Stamps use on the flags the environment has; returns the active ones among them. */
   async markSeen(db: Db, environment: string, names: string[], at: Date): Promise<string[]> {
     return flagStore.activeAmong(db, await flagStore.markSeen(db, environment, names, at));
+  }
+
+  private async segmentNames(actor: Actor): Promise<Map<number, string>> {
+    return new Map((await this.links().segments.list(actor)).map((segment) => [segment.id, segment.name]));
   }
 
   private view(db: Db, row: FeatureRow, favorites?: ReadonlySet<string>): Promise<FeatureView> {

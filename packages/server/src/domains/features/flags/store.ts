@@ -6,6 +6,34 @@ export type FeatureRow = Selectable<FeatureTable>;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 
+/** Values a column must be among (include) or not. */
+export interface SetFilter<T = string> {
+  include: boolean;
+  values: T[];
+}
+
+/** What the feature search asks of the flags' own tables. */
+export interface FlagSearch {
+  /** Any of them in the name or description, case aside. */
+  terms: string[];
+  /** Projects hidden from the caller. */
+  hidden: string[];
+  archived: "active" | "archived" | "any";
+  projects?: SetFilter | undefined;
+  types?: SetFilter | undefined;
+  /** Values `active` (not stale), `stale` and `potentially-stale` (not stale yet). */
+  staleness?: SetFilter | undefined;
+  createdBy?: SetFilter<number> | undefined;
+  createdAt?: { before: boolean; date: Date } | undefined;
+  lastSeenAt?: { before: boolean; date: Date } | undefined;
+  /** Enabled or disabled in an environment: a flag meeting any of them matches. */
+  statuses: { environment: string; enabled: boolean }[];
+  sortBy: string;
+  sortOrder: "asc" | "desc";
+}
+
+const SORTABLE = { name: "name", type: "type", stale: "stale", project: "project" } as const;
+
 /** The flags (`features`) and their state per environment (`feature_environments`). */
 export const flagStore = {
   find: (db: Db, name: string) =>
@@ -62,6 +90,93 @@ export const flagStore = {
       .where("archived_at", "is", null);
     if (namePrefix) query = query.where("name", "like", `${escapeLike(namePrefix)}%`);
     return query.orderBy("created_at", "desc").orderBy("name").execute();
+  },
+
+  /** The flags a search matches on what their own tables hold, in the order asked for. */
+  search: (db: Db, search: FlagSearch) => {
+    let query = db.selectFrom("features").selectAll("features");
+    if (search.archived !== "any")
+      query = query.where("archived_at", search.archived === "active" ? "is" : "is not", null);
+    if (search.hidden.length > 0) query = query.where("project", "not in", search.hidden);
+    for (const [column, filter] of [
+      ["project", search.projects],
+      ["type", search.types],
+      ["created_by_user_id", search.createdBy],
+    ] as const) {
+      if (!filter) continue;
+      const values = filter.values as (string | number)[];
+      if (values.length > 0) query = query.where(column, filter.include ? "in" : "not in", values);
+      else if (filter.include) query = query.where(sql<boolean>`false`);
+    }
+    const staleness = search.staleness;
+    if (staleness) {
+      query = query.where((eb) => {
+        const any = eb.or(
+          staleness.values.map((value) =>
+            value === "active"
+              ? eb("stale", "=", false)
+              : value === "stale"
+                ? eb("stale", "=", true)
+                : value === "potentially-stale"
+                  ? eb.and([eb("stale", "=", false), eb("potentially_stale", "=", true)])
+                  : sql<boolean>`false`,
+          ),
+        );
+        return staleness.include ? any : eb.not(any);
+      });
+    }
+    for (const [column, filter] of [
+      ["created_at", search.createdAt],
+      ["last_seen_at", search.lastSeenAt],
+    ] as const) {
+      if (filter) query = query.where(column, filter.before ? "<" : ">=", filter.date);
+    }
+    if (search.terms.length > 0) {
+      const patterns = search.terms.map((term) => `%${escapeLike(term)}%`);
+      query = query.where((eb) =>
+        eb.or(
+          patterns.flatMap((pattern) => [eb("name", "ilike", pattern), eb("description", "ilike", pattern)]),
+        ),
+      );
+    }
+    if (search.statuses.length > 0) {
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("feature_environments as fe")
+            .select("fe.feature_name")
+            .whereRef("fe.feature_name", "=", "features.name")
+            .where((inner) =>
+              inner.or(
+                search.statuses.map((status) =>
+                  inner.and([
+                    inner("fe.environment", "=", status.environment),
+                    inner("fe.enabled", "=", status.enabled),
+                  ]),
+                ),
+              ),
+            ),
+        ),
+      );
+    }
+    // Ties fall to the oldest flag first, then the name, as the reference orders them.
+    const order = sql.raw(search.sortOrder);
+    const environment = search.sortBy.startsWith("environment:") ? search.sortBy.slice(12) : undefined;
+    const column = Object.hasOwn(SORTABLE, search.sortBy)
+      ? SORTABLE[search.sortBy as keyof typeof SORTABLE]
+      : undefined;
+    if (environment !== undefined) {
+      query = query.orderBy(
+        sql`(select fe.enabled from feature_environments fe where fe.feature_name = features.name and fe.environment = ${environment}) ${order} nulls last`,
+      );
+    } else if (search.sortBy === "lastSeenAt") {
+      query = query.orderBy(sql`features.last_seen_at ${order} nulls last`);
+    } else if (column) {
+      query = query.orderBy(column, search.sortOrder);
+    } else {
+      return query.orderBy("created_at", search.sortOrder).orderBy("name").execute();
+    }
+    return query.orderBy("created_at").orderBy("name").execute();
   },
 
   /** Every flag of a project, archived ones too, by name. */

@@ -1,5 +1,5 @@
 import type { Db } from "../../../db/connection.js";
-import type { FeatureView, ListingEntry } from "./schemas.js";
+import type { FeatureView, ListingEntry, SearchEntry } from "./schemas.js";
 import type { FlagLinks } from "./service.js";
 import { type FeatureRow, flagStore } from "./store.js";
 
@@ -102,6 +102,18 @@ export async function featureViews(
   });
 }
 
+/** What a listing shows of a flag's environment: no strategies or variants. */
+const environmentSummary = (env: FeatureView["environments"][number]) => ({
+  name: env.name,
+  type: env.type,
+  enabled: env.enabled,
+  sortOrder: env.sortOrder,
+  variantCount: env.variantCount,
+  lastSeenAt: env.lastSeenAt,
+  hasStrategies: env.hasStrategies,
+  hasEnabledStrategies: env.hasEnabledStrategies,
+});
+
 /** The entries of a project's flag listing (endpoint 14), `favorite` as the caller marked them. */
 export async function listingEntries(
   db: Db,
@@ -118,16 +130,37 @@ export async function listingEntries(
     impressionData: feature.impressionData,
     createdAt: feature.createdAt,
     lastSeenAt: feature.lastSeenAt,
-    environments: feature.environments.map((env) => ({
-      name: env.name,
-      type: env.type,
-      enabled: env.enabled,
-      sortOrder: env.sortOrder,
-      variantCount: env.variantCount,
-      lastSeenAt: env.lastSeenAt,
-      hasStrategies: env.hasStrategies,
-      hasEnabledStrategies: env.hasEnabledStrategies,
-    })),
+    environments: feature.environments.map(environmentSummary),
     tags: feature.tags,
   }));
+}
+
+/** The feature search's entries; `segments` names the segments the caller may see. */
+export function searchEntries(views: FeatureView[], segments: ReadonlyMap<number, string>): SearchEntry[] {
+  return views.map((feature) => {
+    const used = new Set(
+      feature.environments.flatMap((env) =>
+        env.strategies.flatMap((strategy) => strategy.segments.flatMap((id) => segments.get(id) ?? [])),
+      ),
+    );
+    return {
+      name: feature.name,
+      type: feature.type,
+      description: feature.description,
+      project: feature.project,
+      stale: feature.stale,
+      favorite: feature.favorite,
+      impressionData: feature.impressionData,
+      createdAt: feature.createdAt,
+      createdBy: feature.createdBy,
+      archivedAt: feature.archivedAt,
+      lastSeenAt: feature.lastSeenAt,
+      dependencyType:
+        feature.children.length > 0 ? "parent" : feature.dependencies.length > 0 ? "child" : null,
+      environments: feature.environments.map(environmentSummary),
+      segments: [...used].sort(),
+      tags: feature.tags,
+      ...(feature.lifecycle ? { lifecycle: feature.lifecycle } : {}),
+    };
+  });
 }
