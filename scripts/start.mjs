@@ -2,43 +2,21 @@
 // with tokens made on first start and kept in the data folder, so a newcomer can use
 // both at once. Each runs as its own process, as in a real deployment, bound to this
 // machine only: the quick start hands out a full-access admin token.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { buildStale } from "./build.mjs";
 
 const require = createRequire(import.meta.url);
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-const newest = (path) =>
-  statSync(path).isDirectory()
-    ? Math.max(0, ...readdirSync(path).map((entry) => newest(join(path, entry))))
-    : statSync(path).mtimeMs;
-
-// A package is compiled only when a source or its configuration is newer than its last
-// build, so a warm start costs no compiler run; the compiler itself is incremental.
-function build() {
-  const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-  for (const name of ["protocol", "engine", "server", "proxy"]) {
-    const dir = join(root, "packages", name);
-    const info = join(dir, "dist", ".tsbuildinfo");
-    const inputs = [
-      join(dir, "src"),
-      join(dir, "tsconfig.json"),
-      join(dir, "tsconfig.build.json"),
-      join(root, "tsconfig.base.json"),
-    ];
-    if (existsSync(info) && statSync(info).mtimeMs >= Math.max(...inputs.map(newest))) continue;
-    const result = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json")], {
-      stdio: "inherit",
-    });
-    if (result.status !== 0) process.exit(result.status ?? 1);
-  }
+try {
+  buildStale();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
 }
-
-build();
 const dataDir = resolve(process.env.DATA_DIR ?? "data");
 const servicePort = process.env.PORT ?? "4242";
 const proxyPort = process.env.PROXY_PORT ?? "3000";
@@ -150,7 +128,8 @@ await waitUntilUp(`http://${local}:${proxyPort}/proxy/health`);
 console.log(`
 Signalbox is running.
 
-  flag service   http://localhost:${servicePort}            (admin API under /api/admin, SDK API under /api/client)
+  web UI         http://localhost:${servicePort}
+  flag service   http://localhost:${servicePort}/api        (admin API under /api/admin, SDK API under /api/client)
   proxy          http://localhost:${proxyPort}/proxy
 
   log in at http://localhost:${servicePort} as admin / ${token.adminPassword}

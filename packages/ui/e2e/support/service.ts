@@ -1,0 +1,52 @@
+import { fileURLToPath } from "node:url";
+import { test as base, expect, type Page } from "@playwright/test";
+
+export const ADMIN_TOKEN = "*:*.ui-e2e-admin";
+export const CLIENT_TOKEN = "*:development.ui-e2e-client";
+export const ADMIN_PASSWORD = "Ui-e2e-secret-123";
+
+/** The service global-setup started. */
+export const serviceUrl = () => {
+  const url = process.env.SIGNALBOX_URL;
+  if (!url) throw new Error("SIGNALBOX_URL is not set: run these tests through playwright.config.ts");
+  return url;
+};
+
+/** Calls the admin API as a script would, to set up what a flow starts from. */
+export async function admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${serviceUrl()}/api/admin${path}`, {
+    method,
+    headers: {
+      authorization: ADMIN_TOKEN,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Logs in through the login page, as a person does. */
+export async function logIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Username or email").fill(username);
+  await page.getByRole("textbox", { name: "Password" }).fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("button", { name: /^Account of/ })).toBeVisible();
+}
+
+/** Every test talks to the service global-setup started. */
+export const test = base.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  baseURL: async ({}, use) => use(serviceUrl()),
+});
+export { expect };
+
+/** A picture of a screen for people to look at (kept out of git, in packages/ui/screenshots/). */
+export async function snap(page: Page, name: string): Promise<void> {
+  // A picture of a screen still loading shows nothing of it.
+  await page.waitForLoadState("networkidle");
+  const path = fileURLToPath(new URL(`../../screenshots/${name}.png`, import.meta.url));
+  await page.screenshot({ path, fullPage: true });
+}

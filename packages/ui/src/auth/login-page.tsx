@@ -1,0 +1,106 @@
+import { Alert, Button, Center, Divider, Paper, PasswordInput, Stack, TextInput, Title } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Navigate, useNavigate, useSearchParams } from "react-router";
+import { ApiError, api, unwrap } from "../api/client";
+import { describeFailure } from "../components/notify";
+import { useMe } from "./session";
+
+interface LoginOption {
+  type: string;
+  message: string;
+  path: string;
+}
+
+// Only a path on this server is a place to return to: a crafted link cannot send someone away.
+const safeNext = (next: string | null) =>
+  next?.startsWith("/") && !next.startsWith("//") ? next : "/projects";
+
+/** The ways in besides a password, as the service lists them when asked without a login. */
+function useLoginOptions() {
+  return useQuery({
+    queryKey: ["login-options"],
+    queryFn: async (): Promise<LoginOption[]> => {
+      try {
+        await unwrap(api.GET("/api/admin/user"));
+        return [];
+      } catch (error) {
+        const body = error instanceof ApiError ? (error.body as { options?: LoginOption[] }) : undefined;
+        return body?.options ?? [];
+      }
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const next = safeNext(params.get("next"));
+  const me = useMe();
+  const options = useLoginOptions();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const login = useMutation({
+    mutationFn: () => unwrap(api.POST("/auth/simple/login", { body: { username, password } })),
+    // Shown on the form itself; not a notification.
+    meta: { quiet: true },
+    onSuccess: async () => {
+      client.clear();
+      await client.fetchQuery({ queryKey: ["me"], queryFn: () => unwrap(api.GET("/api/admin/user")) });
+      navigate(next, { replace: true });
+    },
+  });
+
+  if (me.data) return <Navigate to={next} replace />;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    login.mutate();
+  };
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder shadow="sm" p="xl" w={380} component="main">
+        <form onSubmit={submit} aria-label="Log in">
+          <Stack>
+            <Title order={2}>Log in to Signalbox</Title>
+            {login.isError && (
+              <Alert color="red" role="alert">
+                {describeFailure(login.error)}
+              </Alert>
+            )}
+            <TextInput
+              label="Username or email"
+              autoComplete="username"
+              required
+              value={username}
+              onChange={(event) => setUsername(event.currentTarget.value)}
+            />
+            <PasswordInput
+              label="Password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+            />
+            <Button type="submit" loading={login.isPending}>
+              Log in
+            </Button>
+            {(options.data ?? []).map((option) => (
+              <Stack key={option.type} gap="xs">
+                <Divider label="or" />
+                <Button
+                  component="a"
+                  variant="default"
+                  href={`${option.path}?redirect=${encodeURIComponent(next)}`}
+                >
+                  {option.message}
+                </Button>
+              </Stack>
+            ))}
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

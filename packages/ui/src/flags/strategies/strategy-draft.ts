@@ -1,0 +1,125 @@
+import { fromStored, type Variant, variantsProblem } from "../../variants/variants-editor";
+import { type Constraint, constraintProblem, writableConstraints } from "../constraints/operators";
+import type { Strategy, StrategyDefinition, StrategyInput } from "../queries";
+
+/** A strategy being edited: parameters as the wire carries them, strings. */
+export interface StrategyDraft {
+  name: string;
+  title: string;
+  disabled: boolean;
+  parameters: Record<string, string>;
+  constraints: Constraint[];
+  segments: number[];
+  variants: Variant[];
+}
+
+export const GRADUAL_ROLLOUT = "flexibleRollout";
+
+/** Where a strategy is added, which decides its defaults. */
+export interface StrategyPlace {
+  featureName: string;
+  /** The project's default stickiness, which new gradual rollouts start from. */
+  defaultStickiness: string;
+}
+
+/**
+ * A strategy's parameters as they start: a gradual rollout to everyone, sticky as the
+ * project chose, grouped by the flag's name (as the reference's form fills them in); other
+ * strategies start empty, booleans off.
+ */
+export function defaultParameters(
+  name: string,
+  definition: StrategyDefinition | undefined,
+  place: StrategyPlace,
+): Record<string, string> {
+  if (name === GRADUAL_ROLLOUT) {
+    return { rollout: "100", stickiness: place.defaultStickiness, groupId: place.featureName };
+  }
+  return Object.fromEntries(
+    (definition?.parameters ?? []).map((parameter) => [
+      parameter.name,
+      parameter.type === "boolean" ? "false" : "",
+    ]),
+  );
+}
+
+/** A new strategy: a gradual rollout to everyone until the person says otherwise. */
+export function newDraft(place: StrategyPlace): StrategyDraft {
+  return {
+    name: GRADUAL_ROLLOUT,
+    title: "",
+    disabled: false,
+    parameters: defaultParameters(GRADUAL_ROLLOUT, undefined, place),
+    constraints: [],
+    segments: [],
+    variants: [],
+  };
+}
+
+/**
+ * A stored strategy as the editor starts from it. A gradual rollout written by a script may
+ * lack the stickiness and group the form requires; they are filled in as SDKs read them
+ * when missing (`default`, and the flag's name).
+ */
+export function draftOf(strategy: Strategy, place: StrategyPlace): StrategyDraft {
+  const { parameters } = strategy;
+  return {
+    name: strategy.name,
+    title: strategy.title ?? "",
+    disabled: strategy.disabled,
+    parameters:
+      strategy.name === GRADUAL_ROLLOUT
+        ? {
+            ...parameters,
+            stickiness: parameters.stickiness || "default",
+            groupId: parameters.groupId || place.featureName,
+          }
+        : { ...parameters },
+    constraints: strategy.constraints,
+    segments: strategy.segments,
+    variants: fromStored(strategy.variants),
+  };
+}
+
+/** What is wrong with one parameter's value for its declared type, or undefined. */
+export function parameterProblem(
+  parameter: StrategyDefinition["parameters"][number],
+  value: string | undefined,
+): string | undefined {
+  const text = value?.trim() ?? "";
+  if (text === "") return parameter.required ? `${parameter.name} is required.` : undefined;
+  const number = Number(text);
+  if (parameter.type === "percentage" && !(Number.isFinite(number) && number >= 0 && number <= 100))
+    return `${parameter.name} must be a number from 0 to 100.`;
+  if (parameter.type === "number" && !Number.isFinite(number)) return `${parameter.name} must be a number.`;
+  return undefined;
+}
+
+/** Everything that keeps the draft from being saved, each said where it is. */
+export function draftProblems(draft: StrategyDraft, definition: StrategyDefinition | undefined): string[] {
+  const problems: string[] = [];
+  for (const parameter of definition?.parameters ?? []) {
+    const problem = parameterProblem(parameter, draft.parameters[parameter.name]);
+    if (problem) problems.push(problem);
+  }
+  draft.constraints.forEach((constraint, index) => {
+    const problem = constraintProblem(constraint);
+    if (problem) problems.push(`Constraint ${index + 1}: ${problem}`);
+  });
+  const variants = variantsProblem(draft.variants);
+  if (variants) problems.push(`Variants: ${variants}`);
+  return problems;
+}
+
+/** The draft as POST and PUT take it; only call once `draftProblems` is empty. */
+export function strategyBody(draft: StrategyDraft): StrategyInput {
+  return {
+    name: draft.name,
+    title: draft.title.trim() || null,
+    disabled: draft.disabled,
+    parameters: draft.parameters,
+    constraints: writableConstraints(draft.constraints),
+    segments: draft.segments,
+    variants: draft.variants,
+  };
+}
