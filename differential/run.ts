@@ -1,13 +1,14 @@
 // The differential test: the reference (unleash-server) and Signalbox, side by side on fresh
 // PostgreSQL databases, get the same generated configuration through the same admin API
 // calls; then their SDK documents, what the Node SDK evaluates against each, and their
-// frontend API answers are compared. A difference fails the run unless lib/known.ts lists it.
+// frontend API answers and their playgrounds' explanations are compared. A difference fails
+// the run unless lib/known.ts lists it.
 //
 //   npm run test:differential            a random seed, printed
 //   DIFF_SEED=1234 npm run test:differential   replays a run
 //
 // Also: DIFF_FLAGS (200), DIFF_CONTEXTS (2000), DIFF_FRONTEND_CONTEXTS (all of them),
-// DIFF_REPORT=<file> writes every difference as JSON.
+// DIFF_PLAYGROUND_CONTEXTS (200), DIFF_REPORT=<file> writes every difference as JSON.
 import { writeFileSync } from "node:fs";
 import type { Unleash } from "unleash-client";
 import { type Applied, apply, request } from "./lib/apply.js";
@@ -17,6 +18,7 @@ import { connectSdk, type EvaluationDifference, evaluateAll } from "./lib/evalua
 import { compareFrontend, sessionReaders } from "./lib/frontend.js";
 import { generate } from "./lib/generate.js";
 import { type Difference, explain, INLINING_NOTE, KNOWN_DIFFERENCES } from "./lib/known.js";
+import { comparePlayground, type PlaygroundDifference } from "./lib/playground.js";
 import { Random, randomSeed } from "./lib/random.js";
 import {
   createDatabase,
@@ -41,6 +43,7 @@ const seed = count("DIFF_SEED", randomSeed());
 const flagCount = count("DIFF_FLAGS", 200);
 const contextCount = count("DIFF_CONTEXTS", 2000);
 const frontendCount = count("DIFF_FRONTEND_CONTEXTS", contextCount);
+const playgroundCount = Math.min(count("DIFF_PLAYGROUND_CONTEXTS", 200), contextCount);
 // Client specification versions: current; the last two the spec and the reference treat
 // differently (segments inlined below 4.2.2, resp. 4.2.0); and one both inline for.
 const SPECS = ["5.2.0", "4.2.1", "4.1.0"];
@@ -166,6 +169,8 @@ try {
   let evaluations = 0;
   let frontendComparisons = 0;
   let frontendSkipped = 0;
+  let playgroundComparisons = 0;
+  let playgroundSkipped = 0;
   for (const environment of plan.environments) {
     const pair = {} as Record<Side, Unleash>;
     for (const side of SIDES) {
@@ -197,14 +202,31 @@ try {
     );
     frontendComparisons += frontendRun.comparisons;
     frontendSkipped += frontendRun.skippedAsRandom;
+    const playgroundRun = await comparePlayground(
+      { reference: services.reference.url, signalbox: services.signalbox.url },
+      tokens.admin,
+      environment,
+      mine.slice(0, Math.ceil(playgroundCount / plan.environments.length)),
+      skip,
+      sdkRun.random,
+    );
+    playgroundComparisons += playgroundRun.comparisons;
+    playgroundSkipped += playgroundRun.skippedAsRandom;
     const notes = dependencyNotes(served[environment]!.reference);
-    for (const difference of [...sdkRun.differences, ...frontendRun.differences]) {
-      difference.notes = notes.get(difference.flag);
+    for (const difference of [
+      ...sdkRun.differences,
+      ...frontendRun.differences,
+      ...playgroundRun.differences,
+    ]) {
+      const found = notes.get(difference.flag);
+      if (found) difference.notes = [...(difference.notes ?? []), ...found];
     }
-    differences.push(...frontendRun.differences);
+    differences.push(...frontendRun.differences, ...playgroundRun.differences);
     for (const sdk of Object.values(pair)) sdk.destroy();
   }
-  log(`${evaluations} SDK evaluations and ${frontendComparisons} frontend answers compared`);
+  log(
+    `${evaluations} SDK evaluations, ${frontendComparisons} frontend answers and ${playgroundComparisons} playground explanations compared`,
+  );
 
   const unexplained = report(differences, applied, served);
   if (process.env.DIFF_REPORT) {
@@ -220,6 +242,9 @@ try {
   }
   console.log(
     `differential: ${frontendSkipped} frontend comparisons left out because the answer is a random draw on both services (random stickiness, or a session id the service makes up)`,
+  );
+  console.log(
+    `differential: ${playgroundSkipped} playground comparisons left out because the flag's answer is a random draw on both services`,
   );
   console.log(
     `differential: seed ${seed}, ${plan.flagCount} flags, ${contextCount} contexts, ${evaluations} evaluations, ${unexplained} unexplained differences`,
@@ -267,6 +292,7 @@ function report(
   const admin = open.filter((d) => d.kind === "admin");
   const document = open.filter((d) => d.kind === "document");
   const evaluation = open.filter((d): d is EvaluationDifference => d.kind === "sdk" || d.kind === "frontend");
+  const playground = open.filter((d): d is PlaygroundDifference => d.kind === "playground");
   console.log(`\ndifferential: UNEXPLAINED DIFFERENCES (seed ${seed})`);
   if (admin.length > 0) {
     console.log(`\n  admin API: ${admin.length} calls answered differently`);
@@ -332,6 +358,26 @@ function report(
         console.log(`  - and in: ${rest.join(", ")}`);
       }
     }
+  }
+  if (playground.length > 0) {
+    const byFlag = new Map<string, PlaygroundDifference[]>();
+    for (const d of playground) {
+      const key = `${d.environment} ${d.flag}`;
+      byFlag.set(key, [...(byFlag.get(key) ?? []), d]);
+    }
+    console.log(
+      `\n  playground explanations: ${playground.length} differ, in ${byFlag.size} flag × environment pairs`,
+    );
+    for (const [key, list] of [...byFlag].slice(0, 6)) {
+      const first = list[0]!;
+      console.log(`  - ${key}: ${list.length} contexts differ, at ${first.paths.join(", ")}`);
+      console.log(`      context:   ${show(first.context)}`);
+      console.log(`      reference: ${show(first.reference)}`);
+      console.log(`      signalbox: ${show(first.signalbox)}`);
+      const served = documents[first.environment]?.reference.features.find((f) => f.name === first.flag);
+      console.log(`      flag as the reference serves it: ${show(served).slice(0, 600)}`);
+    }
+    if (byFlag.size > 6) console.log(`  - and in: ${[...byFlag.keys()].slice(6).join(", ")}`);
   }
   return open.length;
 }

@@ -55,6 +55,20 @@ export async function request(
   return { status: response.status, body: parsed };
 }
 
+/**
+ * A request that changes nothing (an evaluation), sent again once when the connection it
+ * went out on had been closed by the service: a pooled keep-alive connection outlives the
+ * service's idle timeout while this process is busy evaluating with the SDKs.
+ */
+export async function evaluationRequest(...args: Parameters<typeof request>): Promise<Answer> {
+  try {
+    return await request(...args);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw error;
+    return request(...args);
+  }
+}
+
 const ok = (status: number) => status >= 200 && status < 300;
 
 async function send(service: RunningService, adminToken: string, step: Step, ids: Ids): Promise<Answer> {

@@ -1,7 +1,13 @@
 // Compares the SDK documents (GET /api/client/features) of the two services, flag by flag,
 // after the normalisations below: each removes something no SDK can see.
 import { at, jsonDiff } from "./diff.js";
-import { DISABLED_PARENT_NOTE, REPEATED_DEPENDENCY_NOTE, UNUSED_SEGMENTS_NOTE } from "./known.js";
+import {
+  DISABLED_PARENT_NOTE,
+  PARENT_REQUIRED_OFF_NOTE,
+  REPEATED_DEPENDENCY_NOTE,
+  UNUSED_SEGMENTS_NOTE,
+  USER_WITH_ID_PARENT_NOTE,
+} from "./known.js";
 
 export interface Document {
   version: number;
@@ -185,21 +191,29 @@ export function compareDocuments(
 
 /**
  * For each flag of the reference's listing, what about its dependencies may explain an
- * evaluation difference: a parent listed more than once, or a parent switched off in
- * this environment.
+ * evaluation difference: a parent listed more than once, a parent switched off in this
+ * environment, a parent required off, or a parent with a userWithId strategy.
  */
 export function dependencyNotes(document: Document): Map<string, string[]> {
   const enabled = new Map(
     document.features.map((feature) => [String(feature.name), feature.enabled === true]),
   );
+  const userWithId = new Set(
+    document.features
+      .filter((feature) =>
+        ((feature.strategies ?? []) as { name: string }[]).some((strategy) => strategy.name === "userWithId"),
+      )
+      .map((feature) => String(feature.name)),
+  );
   const notes = new Map<string, string[]>();
   for (const feature of document.features) {
-    const parents = ((feature.dependencies ?? []) as { feature: string }[]).map(
-      (dependency) => dependency.feature,
-    );
+    const dependencies = (feature.dependencies ?? []) as { feature: string; enabled?: boolean }[];
+    const parents = dependencies.map((dependency) => dependency.feature);
     const found: string[] = [];
     if (new Set(parents).size < parents.length) found.push(REPEATED_DEPENDENCY_NOTE);
     if (parents.some((parent) => enabled.get(parent) === false)) found.push(DISABLED_PARENT_NOTE);
+    if (dependencies.some((dependency) => dependency.enabled === false)) found.push(PARENT_REQUIRED_OFF_NOTE);
+    if (parents.some((parent) => userWithId.has(parent))) found.push(USER_WITH_ID_PARENT_NOTE);
     if (found.length > 0) notes.set(String(feature.name), found);
   }
   return notes;

@@ -1,6 +1,6 @@
 // The frontend API of each service (POST /api/frontend) for the same contexts: here the
 // services evaluate, so this compares their evaluators, not only their documents.
-import { request } from "./apply.js";
+import { evaluationRequest } from "./apply.js";
 import type { GeneratedContext } from "./contexts.js";
 import { jsonDiff } from "./diff.js";
 import type { Document } from "./documents.js";
@@ -92,7 +92,7 @@ export async function compareFrontend(
       const { index, context } = contexts[next++]!;
       const [reference, signalbox] = await Promise.all(
         (["reference", "signalbox"] as const).map((side) =>
-          request(urls[side], tokens[side], "POST", "/api/frontend", { context }),
+          evaluationRequest(urls[side], tokens[side], "POST", "/api/frontend", { context }),
         ),
       );
       const toggles = (answer: { status: number; body: unknown }, side: Side) => {

@@ -4,13 +4,18 @@
 import type { AdminDifference } from "./apply.js";
 import type { DocumentDifference } from "./documents.js";
 import type { EvaluationDifference } from "./evaluate.js";
+import type { PlaygroundDifference } from "./playground.js";
 
-export type Difference = AdminDifference | DocumentDifference | EvaluationDifference;
+export type Difference = AdminDifference | DocumentDifference | EvaluationDifference | PlaygroundDifference;
 
 export const INLINING_NOTE = "Signalbox inlines segment constraints for this client, the reference does not";
 export const UNUSED_SEGMENTS_NOTE = "segments no listed flag uses";
 export const REPEATED_DEPENDENCY_NOTE = "the reference lists a dependency more than once";
 export const DISABLED_PARENT_NOTE = "a parent is switched off in this environment";
+export const PARENT_REQUIRED_OFF_NOTE = "a dependency requires its parent off";
+export const USER_WITH_ID_PARENT_NOTE = "a parent has a userWithId strategy";
+export const CASE_INSENSITIVE_IN_NOTE =
+  "an IN or NOT_IN constraint marked case-insensitive meets the context's value only when case is ignored";
 
 const ok = (status: number) => status >= 200 && status < 300;
 
@@ -50,6 +55,29 @@ function refusedConstraint(constraint: SentConstraint): boolean {
 function dependenciesOf(side: unknown): { feature: string }[] {
   const dependencies = (side as { dependencies?: unknown } | undefined)?.dependencies;
   return Array.isArray(dependencies) ? dependencies : [];
+}
+
+/** The paths of a playground difference that are about the flag, not about one strategy. */
+const flagPaths = (difference: PlaygroundDifference) =>
+  difference.paths.filter((path) => !path.startsWith(".strategies"));
+
+/**
+ * Whether userWithId explains a playground difference: every strategy that differs is one,
+ * and the flag's own answer differs only when one of them does, or when a parent has one.
+ */
+function userWithIdExplains(difference: PlaygroundDifference): boolean {
+  const { reference, signalbox } = difference;
+  if (reference === "(not returned)" || signalbox === "(not returned)") return false;
+  if (reference.strategies.length !== signalbox.strategies.length) return false;
+  const differing = reference.strategies.filter(
+    (strategy, index) => JSON.stringify(strategy) !== JSON.stringify(signalbox.strategies[index]),
+  );
+  if (differing.some((strategy) => strategy.name !== "userWithId")) return false;
+  return (
+    differing.length > 0 ||
+    (difference.notes?.includes(USER_WITH_ID_PARENT_NOTE) === true &&
+      flagPaths(difference).every((path) => /^\.(hasUnsatisfiedDependency|isEnabled|variant)$/.test(path)))
+  );
 }
 
 export interface KnownDifference {
@@ -212,6 +240,33 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       difference.reference === "(not returned)" &&
       difference.signalbox !== "(not returned)" &&
       difference.signalbox.enabled,
+  },
+  {
+    id: "playground-user-with-id",
+    what: "the playground evaluates `userWithId`; the reference's playground does not know that strategy and calls it unknown (`incomplete`), so it shows a flag that strategy switches on as off, and a child of such a flag as kept off",
+    why: "SDKs evaluate userWithId, and the playground answers what SDKs do",
+    matches: (difference) => difference.kind === "playground" && userWithIdExplains(difference),
+  },
+  {
+    id: "playground-case-insensitive-in",
+    what: "`IN` and `NOT_IN` constraints marked `caseInsensitive` compare exactly in the playground; the reference's playground ignores case for them",
+    why: "SDKs (the Node SDK, the engine) compare IN and NOT_IN exactly whatever the flag says, and the playground answers what SDKs do",
+    matches: (difference) =>
+      difference.kind === "playground" && difference.notes?.includes(CASE_INSENSITIVE_IN_NOTE) === true,
+  },
+  {
+    id: "playground-parent-required-off",
+    what: "a child that requires its parent off: the playground finds the dependency met when the parent is off for the context, as SDKs do; the reference's playground finds it unmet whenever the parent is switched on in the environment, or is switched off but has strategies that would let the context in",
+    why: "the playground answers what SDKs do",
+    matches: (difference) =>
+      difference.kind === "playground" &&
+      difference.notes?.includes(PARENT_REQUIRED_OFF_NOTE) === true &&
+      difference.reference !== "(not returned)" &&
+      difference.signalbox !== "(not returned)" &&
+      difference.reference.hasUnsatisfiedDependency &&
+      !difference.signalbox.hasUnsatisfiedDependency &&
+      flagPaths(difference).every((path) => /^\.(hasUnsatisfiedDependency|isEnabled|variant)$/.test(path)) &&
+      flagPaths(difference).length === difference.paths.length,
   },
 ];
 
