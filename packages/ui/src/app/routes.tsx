@@ -22,6 +22,11 @@ export const router = createBrowserRouter([
       { path: "projects/:projectId", ...page(() => import("../projects/project-page")) },
       { path: "projects/:projectId/:tab", ...page(() => import("../projects/project-page")) },
       { path: "projects/:projectId/features/:featureName", ...page(() => import("../flags/flag-page")) },
+      {
+        path: "projects/:projectId/change-requests/:id",
+        ...page(() => import("../change-requests/change-request-page")),
+      },
+      { path: "change-requests", ...page(() => import("../change-requests/reviews-page")) },
       { path: "playground", ...page(() => import("../playground/playground-page")) },
       { path: "segments", ...page(() => import("../segments/segments-page")) },
       { path: "context-fields", ...page(() => import("../context-fields/context-fields-page")) },

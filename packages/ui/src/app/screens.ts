@@ -11,6 +11,7 @@ export interface Screen {
 
 export const SCREENS: readonly Screen[] = [
   { path: "/projects", label: "Projects", section: "Flags" },
+  { path: "/change-requests", label: "Change requests", section: "Flags" },
   { path: "/playground", label: "Playground", section: "Flags" },
   { path: "/segments", label: "Segments", section: "Configure" },
   { path: "/context-fields", label: "Context fields", section: "Configure" },

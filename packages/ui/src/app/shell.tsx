@@ -15,6 +15,7 @@ import { Suspense } from "react";
 import { Link, Navigate, Outlet, useLocation, useNavigation } from "react-router";
 import { useCan, useMe } from "../auth/session";
 import { UserMenu } from "../auth/user-menu";
+import { ReviewBadge } from "../change-requests/review-badge";
 import { ErrorPanel } from "../components/error-panel";
 import { CommandPalette } from "./command-palette";
 import { SCREENS, type Screen } from "./screens";
@@ -79,6 +80,7 @@ export function Shell() {
                     component={Link}
                     to={screen.path}
                     label={screen.label}
+                    rightSection={screen.path === "/change-requests" ? <ReviewBadge /> : undefined}
                     onClick={close}
                     active={
                       location.pathname === screen.path || location.pathname.startsWith(`${screen.path}/`)

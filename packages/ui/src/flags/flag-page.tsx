@@ -1,6 +1,7 @@
 import { Anchor, Badge, Box, Loader, Paper, SimpleGrid, Stack, Tabs, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
+import { DraftBanner } from "../change-requests/draft-banner";
 import { ErrorPanel } from "../components/error-panel";
 import { RelativeTime } from "../components/relative-time";
 import { EventList } from "../events/event-list";
@@ -38,6 +39,7 @@ function FlagScreen({ flag }: { flag: Flag }) {
   return (
     <Stack gap="md">
       <FlagHeader flag={flag} />
+      <DraftBanner projectId={flag.project} />
       <FlagDetails flag={flag} projectName={project.data?.name} />
       <Tabs
         value={tab}

@@ -3,6 +3,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link, Navigate, useParams } from "react-router";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
+import { ChangeRequestsTab } from "../change-requests/change-requests-tab";
+import { DraftBanner } from "../change-requests/draft-banner";
 import { ErrorPanel } from "../components/error-panel";
 import { FavoriteStar } from "../components/favorite-star";
 import { GuardedButton } from "../components/guarded-button";
@@ -16,6 +18,7 @@ import { SettingsTab } from "./settings-tab";
 
 const TABS = [
   { value: "flags", label: "Flags" },
+  { value: "change-requests", label: "Change requests" },
   { value: "settings", label: "Settings" },
   { value: "access", label: "Access" },
 ] as const;
@@ -35,6 +38,7 @@ export default function ProjectPage() {
     <Stack gap="md" key={details.id}>
       <ProjectHeader project={details} />
       {details.archivedAt && <ArchivedNotice project={details} />}
+      <DraftBanner projectId={details.id} />
       {/* Tabs are links: each has its URL, opens in a new browser tab, survives a reload. */}
       <Tabs value={tab} activateTabWithKeyboard={false} keepMounted={false}>
         <Tabs.List aria-label="Project sections">
@@ -50,6 +54,9 @@ export default function ProjectPage() {
         </Tabs.List>
         <Tabs.Panel value="flags" pt="md">
           <FlagsTab project={details} />
+        </Tabs.Panel>
+        <Tabs.Panel value="change-requests" pt="md">
+          <ChangeRequestsTab projectId={details.id} />
         </Tabs.Panel>
         <Tabs.Panel value="settings" pt="md">
           <SettingsTab project={details} />

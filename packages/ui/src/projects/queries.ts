@@ -1,5 +1,6 @@
 import { type QueryKey, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
+import { useChangeGate } from "../change-requests/use-change-gate";
 
 export function useProject(projectId: string) {
   return useQuery({
@@ -129,31 +130,39 @@ export interface Switching {
   enabled: boolean;
 }
 
-/** Switches a flag on or off in one environment. */
+/**
+ * Switches a flag on or off in one environment, or adds the switch to the person's draft
+ * where the environment requires change requests (the list then stays as it is).
+ */
 export function useSwitchFlag(projectId: string) {
+  const gate = useChangeGate(projectId);
   return useOptimisticFlag<Switching>(
     projectId,
     ({ flag, environment, enabled }) => {
       const params = { path: { projectId, featureName: flag, environment } };
-      return unwrap(
-        enabled
-          ? api.POST("/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on", {
-              params,
-            })
-          : api.POST(
-              "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off",
-              {
-                params,
-              },
-            ),
+      return gate.send(environment, { feature: flag, action: "updateEnabled", payload: { enabled } }, () =>
+        unwrap(
+          enabled
+            ? api.POST(
+                "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on",
+                { params },
+              )
+            : api.POST(
+                "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off",
+                { params },
+              ),
+        ),
       );
     },
-    (flag, { environment, enabled }) => ({
-      ...flag,
-      environments: flag.environments.map(
-        (env): Environment => (env.name === environment ? { ...env, enabled } : env),
-      ),
-    }),
+    (flag, { environment, enabled }) =>
+      gate.requiresRequest(environment)
+        ? flag
+        : {
+            ...flag,
+            environments: flag.environments.map(
+              (env): Environment => (env.name === environment ? { ...env, enabled } : env),
+            ),
+          },
     () => [["events"]],
   );
 }

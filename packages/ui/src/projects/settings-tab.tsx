@@ -15,6 +15,7 @@ import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import { api, unwrap } from "../api/client";
 import { useCan, type Verdict } from "../auth/session";
+import { ChangeRequestSettings } from "../change-requests/config-section";
 import { ConfirmButton } from "../components/confirm-button";
 import { FormError, fieldError } from "../components/form-error";
 import { GuardedSection } from "../components/guarded-section";
@@ -55,6 +56,7 @@ export function SettingsTab({ project }: { project: Project }) {
       <GeneralSettings project={project} verdict={can("UPDATE_PROJECT", scope)} />
       <ModeAndNaming project={project} verdict={can(["UPDATE_PROJECT", "PROJECT_SETTINGS_WRITE"], scope)} />
       <ProjectEnvironments project={project} verdict={can("UPDATE_PROJECT", scope)} />
+      <ChangeRequestSettings projectId={project.id} verdict={can("PROJECT_CHANGE_REQUEST_WRITE", scope)} />
       <DangerZone project={project} verdict={can("DELETE_PROJECT", scope)} />
     </Stack>
   );

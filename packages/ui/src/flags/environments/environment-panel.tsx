@@ -3,6 +3,7 @@ import { IconPlus } from "@tabler/icons-react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, unwrap } from "../../api/client";
+import { useChangeGate } from "../../change-requests/use-change-gate";
 import { ConfirmButton } from "../../components/confirm-button";
 import { GuardedButton } from "../../components/guarded-button";
 import { GuardedSwitch } from "../../components/guarded-switch";
@@ -19,6 +20,7 @@ import {
   useFlagChanged,
   useSegments,
 } from "../queries";
+import { strategyPayload } from "../strategies/strategy-draft";
 import { StrategyEditor, strategyLabel } from "../strategies/strategy-editor";
 import { StrategyCard } from "./strategy-card";
 import { StrategyList } from "./strategy-list";
@@ -45,6 +47,8 @@ export function EnvironmentPanel({
   const client = useQueryClient();
   const flagChanged = useFlagChanged(place);
   const segments = useSegments();
+  const gate = useChangeGate(flag.project);
+  const reviewed = gate.requiresRequest(name);
   const [editing, setEditing] = useState<{ strategy?: Strategy } | undefined>();
   const [askingToActivate, setAskingToActivate] = useState(false);
   const definitionOf = (strategy: Strategy) =>
@@ -74,63 +78,94 @@ export function EnvironmentPanel({
     if (context?.previous) client.setQueryData(flagKey(place), context.previous);
   };
 
+  // A change that goes to a draft leaves the flag as it is: nothing to show before it is applied.
   const toggle = useMutation({
     mutationFn: ({ on, activate }: { on: boolean; activate?: boolean }) => {
       const options = { params: { path, query: { shouldActivateDisabledStrategies: activate } } };
-      return unwrap(
-        on
-          ? api.POST(
-              "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on",
-              options,
-            )
-          : api.POST(
-              "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off",
-              options,
-            ),
+      return gate.send(
+        name,
+        {
+          feature: flag.name,
+          action: "updateEnabled",
+          payload: {
+            enabled: on,
+            ...(activate === undefined ? {} : { shouldActivateDisabledStrategies: activate }),
+          },
+        },
+        () =>
+          unwrap(
+            on
+              ? api.POST(
+                  "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on",
+                  options,
+                )
+              : api.POST(
+                  "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off",
+                  options,
+                ),
+          ),
       );
     },
-    onMutate: ({ on }) => optimistic((current) => ({ ...current, enabled: on })),
+    onMutate: ({ on }) =>
+      reviewed ? { previous: undefined } : optimistic((current) => ({ ...current, enabled: on })),
     onError: rollBack,
     onSettled: flagChanged,
   });
 
   const reorder = useMutation({
-    mutationFn: (order: Strategy[]) =>
-      unwrap(
-        api.POST(`${STRATEGIES}/set-sort-order`, {
-          params: { path },
-          body: order.map((strategy, sortOrder) => ({ id: strategy.id, sortOrder })),
-        }),
-      ),
+    mutationFn: (order: Strategy[]) => {
+      const body = order.map((strategy, sortOrder) => ({ id: strategy.id, sortOrder }));
+      return gate.send(name, { feature: flag.name, action: "reorderStrategy", payload: body }, () =>
+        unwrap(api.POST(`${STRATEGIES}/set-sort-order`, { params: { path }, body })),
+      );
+    },
     onMutate: (order) =>
-      optimistic((current) => ({
-        ...current,
-        strategies: order.map((strategy, sortOrder) => ({ ...strategy, sortOrder })),
-      })),
+      reviewed
+        ? { previous: undefined }
+        : optimistic((current) => ({
+            ...current,
+            strategies: order.map((strategy, sortOrder) => ({ ...strategy, sortOrder })),
+          })),
     onError: rollBack,
     onSettled: flagChanged,
   });
 
   const setDisabled = useMutation({
     mutationFn: ({ strategy, disabled }: { strategy: Strategy; disabled: boolean }) =>
-      unwrap(
-        api.PATCH(`${STRATEGIES}/{strategyId}`, {
-          params: { path: { ...path, strategyId: strategy.id } },
-          body: [{ op: "replace", path: "/disabled", value: disabled }],
-        }),
+      gate.send(
+        name,
+        { feature: flag.name, action: "updateStrategy", payload: { ...strategyPayload(strategy), disabled } },
+        () =>
+          unwrap(
+            api.PATCH(`${STRATEGIES}/{strategyId}`, {
+              params: { path: { ...path, strategyId: strategy.id } },
+              body: [{ op: "replace", path: "/disabled", value: disabled }],
+            }),
+          ),
       ),
-    onSuccess: async (_, { strategy, disabled }) => {
+    onSuccess: async (outcome, { strategy, disabled }) => {
       await flagChanged();
-      notifyDone(`${label(strategy)} ${disabled ? "disabled" : "enabled"} in ${name}.`);
+      if (!outcome.drafted) notifyDone(`${label(strategy)} ${disabled ? "disabled" : "enabled"} in ${name}.`);
     },
   });
 
   const remove = async (strategy: Strategy) => {
-    await unwrap(
-      api.DELETE(`${STRATEGIES}/{strategyId}`, { params: { path: { ...path, strategyId: strategy.id } } }),
+    const outcome = await gate.send(
+      name,
+      {
+        feature: flag.name,
+        action: "deleteStrategy",
+        payload: { id: strategy.id, name: strategy.name, title: strategy.title, disabled: strategy.disabled },
+      },
+      () =>
+        unwrap(
+          api.DELETE(`${STRATEGIES}/{strategyId}`, {
+            params: { path: { ...path, strategyId: strategy.id } },
+          }),
+        ),
     );
     await flagChanged();
-    notifyDone(`${label(strategy)} removed from ${name}.`);
+    if (!outcome.drafted) notifyDone(`${label(strategy)} removed from ${name}.`);
   };
 
   const switchTo = (on: boolean) => {
@@ -159,6 +194,15 @@ export function EnvironmentPanel({
             <Text size="sm" c="dimmed">
               Last seen <RelativeTime value={environment.lastSeenAt} empty="never" />
             </Text>
+            {reviewed && (
+              <Badge
+                variant="outline"
+                color="violet"
+                title="Your changes here are added to a draft change request"
+              >
+                Change requests
+              </Badge>
+            )}
           </Group>
           <GuardedSwitch
             verdict={can("UPDATE_FEATURE_ENVIRONMENT", name)}
@@ -210,8 +254,12 @@ export function EnvironmentPanel({
                       verdict={can("DELETE_FEATURE_STRATEGY", name)}
                       aria-label={`Delete ${label(strategy)}`}
                       title={`Delete ${label(strategy)}?`}
-                      message={`The strategy is removed from ${flag.name} in ${name}. Its history stays in the event log.`}
-                      confirmLabel="Delete strategy"
+                      message={
+                        reviewed
+                          ? `Deleting the strategy from ${flag.name} in ${name} is added to your draft change request; it is deleted when the request is applied.`
+                          : `The strategy is removed from ${flag.name} in ${name}. Its history stays in the event log.`
+                      }
+                      confirmLabel={reviewed ? "Add to draft" : "Delete strategy"}
                       onConfirm={() => remove(strategy)}
                     >
                       Delete

@@ -2,6 +2,7 @@ import { Button, Group, MultiSelect, Paper, Stack, Text, Title } from "@mantine/
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, unwrap } from "../../api/client";
+import { useChangeGate } from "../../change-requests/use-change-gate";
 import { FormError } from "../../components/form-error";
 import { GuardedButton } from "../../components/guarded-button";
 import { notifyDone } from "../../components/notify";
@@ -32,6 +33,7 @@ export function FlagVariants({ flag }: { flag: Flag }) {
 function EnvironmentVariants({ flag, environment }: { flag: Flag; environment: FlagEnvironment }) {
   const can = useFlagCan(flag);
   const flagChanged = useFlagChanged({ projectId: flag.project, featureName: flag.name });
+  const gate = useChangeGate(flag.project);
   const stored = fromStored(environment.variants);
   const [draft, setDraft] = useState<Variant[]>(stored);
   const [alsoTo, setAlsoTo] = useState<string[]>([]);
@@ -43,31 +45,46 @@ function EnvironmentVariants({ flag, environment }: { flag: Flag; environment: F
     .map((other) => other.name)
     .filter((other) => other !== name && can("UPDATE_FEATURE_ENVIRONMENT_VARIANTS", other).allowed);
 
+  // Environments that require change requests get the variants in the person's draft for
+  // each; the others are saved at once, together.
   const save = useMutation({
     meta: { quiet: true },
-    mutationFn: () => {
+    mutationFn: async () => {
       const projectAndFlag = { projectId: flag.project, featureName: flag.name };
-      if (alsoTo.length === 0) {
-        return unwrap(
+      const { direct, drafted } = await gate.partition([name, ...alsoTo]);
+      if (direct.length === 1) {
+        await unwrap(
           api.PUT(
             "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/variants",
             {
-              params: { path: { ...projectAndFlag, environment: name } },
+              params: { path: { ...projectAndFlag, environment: direct[0] ?? name } },
               body: draft,
             },
           ),
         );
+      } else if (direct.length > 1) {
+        await unwrap(
+          api.PUT("/api/admin/projects/{projectId}/features/{featureName}/variants-batch", {
+            params: { path: projectAndFlag },
+            body: { variants: draft, environments: direct },
+          }),
+        );
       }
-      return unwrap(
-        api.PUT("/api/admin/projects/{projectId}/features/{featureName}/variants-batch", {
-          params: { path: projectAndFlag },
-          body: { variants: draft, environments: [name, ...alsoTo] },
-        }),
-      );
+      for (const environment of drafted) {
+        await gate.draft(environment, {
+          feature: flag.name,
+          action: "patchVariant",
+          payload: { variants: draft },
+        });
+      }
+      return direct;
     },
-    onSuccess: async () => {
+    onSuccess: async (direct) => {
       await flagChanged();
-      notifyDone(`Variants saved in ${[name, ...alsoTo].join(", ")}.`);
+      // What is drafted is not stored yet: the editor shows the stored variants again.
+      setDraft(stored);
+      setAlsoTo([]);
+      if (direct.length > 0) notifyDone(`Variants saved in ${direct.join(", ")}.`);
     },
   });
 
@@ -105,7 +122,7 @@ function EnvironmentVariants({ flag, environment }: { flag: Flag; environment: F
             loading={save.isPending}
             onClick={() => save.mutate()}
           >
-            Save variants in {name}
+            {gate.requiresRequest(name) ? `Add variants in ${name} to draft` : `Save variants in ${name}`}
           </GuardedButton>
         </Group>
       </Stack>

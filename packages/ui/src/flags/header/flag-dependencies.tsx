@@ -15,6 +15,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client";
+import { useChangeGate } from "../../change-requests/use-change-gate";
 import { FormError } from "../../components/form-error";
 import { GuardedButton } from "../../components/guarded-button";
 import { notifyDone } from "../../components/notify";
@@ -33,17 +34,22 @@ export function FlagDependencies({ flag }: { flag: Flag }) {
   const can = useFlagCan(flag);
   const verdict = can("UPDATE_FEATURE_DEPENDENCY");
   const flagChanged = useFlagChanged(place);
+  const gate = useChangeGate(flag.project);
   const [adding, setAdding] = useState(false);
   const remove = useMutation({
     mutationFn: (parent: string) =>
-      unwrap(
-        api.DELETE("/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}", {
-          params: { path: { ...place, parent } },
-        }),
+      gate.sendFlagWide(
+        { feature: flag.name, action: "deleteDependency", payload: { feature: parent } },
+        () =>
+          unwrap(
+            api.DELETE("/api/admin/projects/{projectId}/features/{featureName}/dependencies/{parent}", {
+              params: { path: { ...place, parent } },
+            }),
+          ),
       ),
-    onSuccess: async (_, parent) => {
+    onSuccess: async (outcome, parent) => {
       await flagChanged();
-      notifyDone(`${flag.name} no longer depends on ${parent}.`);
+      if (!outcome.drafted) notifyDone(`${flag.name} no longer depends on ${parent}.`);
     },
   });
 
@@ -107,6 +113,7 @@ export function FlagDependencies({ flag }: { flag: Flag }) {
 function AddParentModal({ flag, onClose }: { flag: Flag; onClose: () => void }) {
   const place = { projectId: flag.project, featureName: flag.name };
   const flagChanged = useFlagChanged(place);
+  const gate = useChangeGate(flag.project);
   const [parent, setParent] = useState<string | null>(null);
   const [enabled, setEnabled] = useState(true);
   const [variants, setVariants] = useState<string[]>([]);
@@ -135,16 +142,20 @@ function AddParentModal({ flag, onClose }: { flag: Flag; onClose: () => void }) 
 
   const add = useMutation({
     meta: { quiet: true },
-    mutationFn: () =>
-      unwrap(
-        api.POST("/api/admin/projects/{projectId}/features/{featureName}/dependencies", {
-          params: { path: place },
-          body: { feature: parent ?? "", enabled, variants: enabled ? variants : [] },
-        }),
-      ),
-    onSuccess: async () => {
+    mutationFn: () => {
+      const body = { feature: parent ?? "", enabled, variants: enabled ? variants : [] };
+      return gate.sendFlagWide({ feature: flag.name, action: "addDependency", payload: body }, () =>
+        unwrap(
+          api.POST("/api/admin/projects/{projectId}/features/{featureName}/dependencies", {
+            params: { path: place },
+            body,
+          }),
+        ),
+      );
+    },
+    onSuccess: async (outcome) => {
       await flagChanged();
-      notifyDone(`${flag.name} now depends on ${parent}.`);
+      if (!outcome.drafted) notifyDone(`${flag.name} now depends on ${parent}.`);
       onClose();
     },
   });
@@ -190,7 +201,7 @@ function AddParentModal({ flag, onClose }: { flag: Flag; onClose: () => void }) 
             Cancel
           </Button>
           <Button loading={add.isPending} disabled={!parent} onClick={() => add.mutate()}>
-            Add dependency
+            {gate.flagWideEnvironment() ? "Add to draft" : "Add dependency"}
           </Button>
         </Group>
       </Stack>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { useCan } from "../../auth/session";
+import { useChangeGate } from "../../change-requests/use-change-gate";
 import { ConfirmButton } from "../../components/confirm-button";
 import { FavoriteStar } from "../../components/favorite-star";
 import { GuardedButton } from "../../components/guarded-button";
@@ -22,6 +23,8 @@ export function FlagHeader({ flag }: { flag: Flag }) {
   const canAnyway = useCan();
   const navigate = useNavigate();
   const flagChanged = useFlagChanged(place);
+  const gate = useChangeGate(flag.project);
+  const archiveReviewedIn = gate.flagWideEnvironment();
   const [editing, setEditing] = useState(false);
   const projectPath = `/projects/${encodeURIComponent(flag.project)}`;
 
@@ -63,11 +66,15 @@ export function FlagHeader({ flag }: { flag: Flag }) {
   });
 
   const archive = async () => {
-    await unwrap(
-      api.DELETE("/api/admin/projects/{projectId}/features/{featureName}", { params: { path: place } }),
+    const outcome = await gate.sendFlagWide(
+      { feature: flag.name, action: "archiveFeature", payload: {} },
+      () =>
+        unwrap(
+          api.DELETE("/api/admin/projects/{projectId}/features/{featureName}", { params: { path: place } }),
+        ),
     );
     await flagChanged();
-    notifyDone(`${flag.name} archived. SDKs no longer receive it.`);
+    if (!outcome.drafted) notifyDone(`${flag.name} archived. SDKs no longer receive it.`);
   };
 
   const deleteForGood = async () => {
@@ -121,8 +128,12 @@ export function FlagHeader({ flag }: { flag: Flag }) {
       <ConfirmButton
         verdict={can("DELETE_FEATURE")}
         title={`Archive ${flag.name}?`}
-        message="SDKs stop receiving the flag, so code asking for it gets its fallback. An archived flag can be revived."
-        confirmLabel="Archive flag"
+        message={
+          archiveReviewedIn
+            ? `Archiving is added to your draft change request for ${archiveReviewedIn}; the flag is archived when the request is applied.`
+            : "SDKs stop receiving the flag, so code asking for it gets its fallback. An archived flag can be revived."
+        }
+        confirmLabel={archiveReviewedIn ? "Add to draft" : "Archive flag"}
         onConfirm={archive}
       >
         Archive

@@ -123,3 +123,20 @@ export function strategyBody(draft: StrategyDraft): StrategyInput {
     variants: draft.variants,
   };
 }
+
+/**
+ * A stored strategy as a change request's updateStrategy or deleteStrategy carries it: the
+ * whole strategy, so a reviewer reads what it will be, not a patch of it.
+ */
+export function strategyPayload(strategy: Strategy) {
+  return {
+    id: strategy.id,
+    name: strategy.name,
+    title: strategy.title,
+    disabled: strategy.disabled,
+    parameters: strategy.parameters,
+    constraints: strategy.constraints,
+    segments: strategy.segments,
+    variants: strategy.variants,
+  };
+}

@@ -47,6 +47,7 @@ beforeEach(() => {
       ],
     },
     "GET /api/admin/segments": { segments: [] },
+    "GET /api/admin/projects/web/change-requests/config": [],
     "GET /api/admin/context": [field("userId", false), field("tenant", true), field("region", false)],
     [`POST ${strategies}`]: ({ body }: { body: object }) => ({ id: "new", ...body }),
     [`PUT ${strategies}/s1`]: ({ body }: { body: object }) => ({ id: "s1", ...body }),

@@ -16,6 +16,7 @@ import {
 import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { api, unwrap } from "../../api/client";
+import { useChangeGate } from "../../change-requests/use-change-gate";
 import { FormError } from "../../components/form-error";
 import { notifyDone } from "../../components/notify";
 import { VariantsEditor } from "../../variants/variants-editor";
@@ -66,6 +67,7 @@ export function StrategyEditor({
   const definitions = useStrategyDefinitions();
   const segments = useSegments();
   const flagChanged = useFlagChanged(place);
+  const gate = useChangeGate(place.projectId);
   const defaults = { featureName: place.featureName, defaultStickiness };
   const [draft, setDraft] = useState<StrategyDraft>(() =>
     strategy ? draftOf(strategy, defaults) : newDraft(defaults),
@@ -86,15 +88,26 @@ export function StrategyEditor({
       const body = strategyBody(draft);
       const base =
         "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies";
+      const feature = place.featureName;
       return strategy
-        ? unwrap(
-            api.PUT(`${base}/{strategyId}`, { params: { path: { ...path, strategyId: strategy.id } }, body }),
+        ? gate.send(
+            environment,
+            { feature, action: "updateStrategy", payload: { ...body, id: strategy.id } },
+            () =>
+              unwrap(
+                api.PUT(`${base}/{strategyId}`, {
+                  params: { path: { ...path, strategyId: strategy.id } },
+                  body,
+                }),
+              ),
           )
-        : unwrap(api.POST(base, { params: { path }, body }));
+        : gate.send(environment, { feature, action: "addStrategy", payload: body }, () =>
+            unwrap(api.POST(base, { params: { path }, body })),
+          );
     },
-    onSuccess: async () => {
+    onSuccess: async (outcome) => {
       await flagChanged();
-      notifyDone(strategy ? "Strategy saved." : `Strategy added in ${environment}.`);
+      if (!outcome.drafted) notifyDone(strategy ? "Strategy saved." : `Strategy added in ${environment}.`);
       onClose();
     },
   });
@@ -214,7 +227,7 @@ export function StrategyEditor({
             Cancel
           </Button>
           <Button onClick={() => save.mutate()} loading={save.isPending} disabled={problems.length > 0}>
-            {strategy ? "Save strategy" : "Add strategy"}
+            {gate.requiresRequest(environment) ? "Add to draft" : strategy ? "Save strategy" : "Add strategy"}
           </Button>
         </Group>
       </Stack>
