@@ -37,10 +37,13 @@ export const playgroundRoutes: FastifyPluginAsyncTypebox<{ playground: Playgroun
         response: { 200: PlaygroundResponse },
       },
     },
-    async (request) => ({
-      input: request.body,
-      features: await playground.evaluate(request.actor, request.body),
-    }),
+    async (request) => {
+      const { projects, environment, context } = request.body;
+      return {
+        input: { ...(projects === undefined ? {} : { projects }), environment, context },
+        features: await playground.evaluate(request.actor, request.body),
+      };
+    },
   );
 
   app.post(
@@ -60,8 +63,10 @@ export const playgroundRoutes: FastifyPluginAsyncTypebox<{ playground: Playgroun
         request.actor,
         request.body,
       );
+      // The question as asked: only what the schema knows of it (a body may carry more).
+      const { projects, environments, context } = request.body;
       return {
-        input: request.body,
+        input: { ...(projects === undefined ? {} : { projects }), environments, context },
         features,
         ...(invalidContextProperties.length > 0 ? { warnings: { invalidContextProperties } } : {}),
       };
