@@ -10,6 +10,9 @@ import { memberRoutes } from "./domains/access/members/routes.js";
 import { MemberService } from "./domains/access/members/service.js";
 import { roleRoutes } from "./domains/access/roles/routes.js";
 import { RoleService } from "./domains/access/roles/service.js";
+import { changeRequestRoutes, changeRequestSearchRoutes } from "./domains/change-requests/routes.js";
+import { ChangeRequestScheduler } from "./domains/change-requests/scheduler.js";
+import { ChangeRequestService } from "./domains/change-requests/service.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
 import { ClientFeaturesService } from "./domains/client-api/service.js";
 import { contextFieldRoutes } from "./domains/context-fields/routes.js";
@@ -84,6 +87,7 @@ export function createServices(
     environments,
     () => flags,
     () => ({ members, favorites }),
+    () => changeRequests,
   );
   // Roles ask who holds them before one is deleted; groups and members ask roles what can be given.
   const roles = new RoleService(db, events, environments, () => ({ users, groups, members }));
@@ -124,6 +128,13 @@ export function createServices(
   const metrics = new MetricsService(db, events, { flags, lifecycle, environments, strategyDefinitions });
   const favorites = new FavoriteService(db, events, { flags, projects });
   const playground = new PlaygroundService(db, clientFeatures, strategies);
+  const changeRequests = new ChangeRequestService(db, events, {
+    projects,
+    environments,
+    users,
+    targets: () => ({ flags, strategies, variants, dependencies, segments }),
+  });
+  const changeRequestScheduler = new ChangeRequestScheduler(changeRequests, events.outbox, events);
   return {
     telemetry,
     events,
@@ -138,6 +149,8 @@ export function createServices(
     personalTokens,
     favorites,
     playground,
+    changeRequests,
+    changeRequestScheduler,
     clientFeatures,
     frontend,
     metrics,
@@ -286,6 +299,14 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     prefix: "/api/admin/service-account",
     users: services.users,
     personalTokens: services.personalTokens,
+  });
+  await app.register(changeRequestRoutes, {
+    prefix: "/api/admin/projects/:projectId",
+    changeRequests: services.changeRequests,
+  });
+  await app.register(changeRequestSearchRoutes, {
+    prefix: "/api/admin/search/change-requests",
+    changeRequests: services.changeRequests,
   });
   await app.register(playgroundRoutes, { prefix: "/api/admin/playground", playground: services.playground });
   await app.register(favoriteRoutes, {

@@ -62,6 +62,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // The first admin, when there are no people yet; a password made here is shown this once.
     const admin = await services.users.bootstrapAdmin(config.defaultAdmin);
     services.events.outbox.start(app.log);
+    await services.changeRequestScheduler.start(app.log);
     const url = await app.listen({ port: config.port, host: config.host });
     if (admin) {
       const notice =
@@ -80,6 +81,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Stops accepting, lets in-flight requests finish, then closes the database.
       close: () => {
         closing ??= (async () => {
+          await services.changeRequestScheduler.stop();
           await services.events.outbox.stop();
           await services.events.stop();
           services.metrics.stop();

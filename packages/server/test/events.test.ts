@@ -148,6 +148,9 @@ describe.each(databaseKinds)("event log (%s)", (kind) => {
     expect(logged.length).toBeGreaterThan(1);
     await expect.poll(() => handed.length).toBe(logged.length);
     expect(handed).toEqual(logged);
-    expect(await server.services.events.outbox.lag()).toEqual({ "events-test": 0 });
+    expect(await server.services.events.outbox.lag()).toEqual({
+      "events-test": 0,
+      "change-request-schedules": 0,
+    });
   });
 });

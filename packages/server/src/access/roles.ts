@@ -28,6 +28,10 @@ const MEMBER: readonly (ProjectPermission | EnvironmentPermission)[] = [
   "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
 ];
 
+// Reviewing others' change requests, which the reference leaves to custom roles: without it
+// a team must build a role before its first review.
+const REVIEWER: readonly EnvironmentPermission[] = ["APPROVE_CHANGE_REQUEST", "APPLY_CHANGE_REQUEST"];
+
 // Skipping change requests is never given by default: a custom role grants it on purpose.
 const OWNER = [...PROJECT_PERMISSIONS, ...ENVIRONMENT_PERMISSIONS].filter(
   (permission) => permission !== "SKIP_CHANGE_REQUEST",
@@ -74,7 +78,7 @@ export interface RolePermissions {
  */
 export const PREDEFINED: Record<PredefinedRole, RolePermissions> = {
   Admin: { root: ["ADMIN"], project: [] },
-  Editor: { root: EDITOR_ROOT, project: MEMBER },
+  Editor: { root: EDITOR_ROOT, project: [...MEMBER, ...REVIEWER] },
   Viewer: { root: [], project: [] },
   Owner: { root: [], project: OWNER },
   Member: { root: [], project: MEMBER },

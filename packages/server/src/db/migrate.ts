@@ -8,6 +8,7 @@ import * as tokenDisplay from "./migrations/0005_token_display.js";
 import * as outboxCursors from "./migrations/0006_outbox_cursors.js";
 import * as people from "./migrations/0007_people.js";
 import * as instanceSdkType from "./migrations/0008_instance_sdk_type.js";
+import * as changeRequests from "./migrations/0009_change_requests.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "0006_outbox_cursors": outboxCursors,
   "0007_people": people,
   "0008_instance_sdk_type": instanceSdkType,
+  "0009_change_requests": changeRequests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

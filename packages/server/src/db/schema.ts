@@ -348,6 +348,64 @@ export interface OutboxCursorTable {
   held_until: NullableTimestamp;
 }
 
+export interface ChangeRequestSettingsTable {
+  project: string;
+  environment: string;
+  required_approvals: number;
+}
+
+export interface ChangeRequestTable {
+  id: Generated<number>;
+  project: string;
+  environment: string;
+  state: string;
+  title: string | null;
+  min_approvals: number;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ChangeRequestChangeTable {
+  id: Generated<number>;
+  change_request_id: number;
+  feature: string | null;
+  action: string;
+  payload: Json<unknown>;
+  /** The target as it was when the change was made: what conflicts are found against. */
+  snapshot: Json<unknown> | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+/** Approvals and rejections: one per person and request. */
+export interface ChangeRequestReviewTable {
+  change_request_id: number;
+  user_id: number;
+  created_at: CreatedAt;
+}
+
+export interface ChangeRequestCommentTable {
+  id: Generated<number>;
+  change_request_id: number;
+  text: string;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface ChangeRequestReviewerTable {
+  change_request_id: number;
+  user_id: number;
+}
+
+export interface ChangeRequestScheduleTable {
+  change_request_id: number;
+  scheduled_at: Timestamp;
+  created_by: number | null;
+  status: string;
+  reason: string | null;
+}
+
 export interface Database {
   projects: ProjectTable;
   environments: EnvironmentTable;
@@ -383,4 +441,12 @@ export interface Database {
   client_application_usage: ClientApplicationUsageTable;
   client_metrics: ClientMetricTable;
   feature_lifecycles: FeatureLifecycleTable;
+  change_request_settings: ChangeRequestSettingsTable;
+  change_requests: ChangeRequestTable;
+  change_request_changes: ChangeRequestChangeTable;
+  change_request_approvals: ChangeRequestReviewTable;
+  change_request_rejections: ChangeRequestReviewTable;
+  change_request_comments: ChangeRequestCommentTable;
+  change_request_reviewers: ChangeRequestReviewerTable;
+  change_request_schedules: ChangeRequestScheduleTable;
 }

@@ -1,7 +1,7 @@
-import { ApiError, validationError } from "@signalbox/protocol";
+import { validationError } from "@signalbox/protocol";
 import jsonpatch, { type Operation } from "fast-json-patch";
 import { type Static, type TSchema, Type } from "typebox";
-import { Value } from "typebox/value";
+import { conform } from "./conform.js";
 
 /** A JSON Patch (RFC 6902) body. */
 export const JsonPatch = Type.Array(
@@ -37,13 +37,5 @@ export function patched<S extends TSchema>(
   } catch (error) {
     throw validationError(`The JSON Patch does not apply: ${(error as Error).message.split("\n")[0]}`);
   }
-  Value.Default(schema, result);
-  if (!Value.Check(schema, result)) {
-    const details = [...Value.Errors(schema, result)].map((issue) => {
-      const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
-      return { message: `${path || "value"} ${issue.message}`, ...(path ? { path } : {}) };
-    });
-    throw new ApiError("ValidationError", "The patched value does not match the schema.", details);
-  }
-  return result as Static<S>;
+  return conform(schema, result, "The patched value does not match the schema.");
 }

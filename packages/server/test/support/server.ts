@@ -35,9 +35,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The flag service on a random port over a database of its own, with one token of each type. */
-export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<TestServer> {
-  const connection = await freshDatabase(kind);
+/**
+ * The flag service on a random port over a database of its own, with one token of each type;
+ * or over `shared`, which closing leaves open: how a test restarts the service on its data.
+ */
+export async function startTestServer(
+  kind: DatabaseKind = "pglite",
+  shared?: Awaited<ReturnType<typeof freshDatabase>>,
+): Promise<TestServer> {
+  const connection = shared ?? (await freshDatabase(kind));
   const violations: string[] = [];
   const { app, services, routes } = await buildApp(defaultConfig({ logLevel: "silent" }), connection.db, {
     plugins: [responseCheck(violations)],
@@ -45,6 +51,7 @@ export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<Te
   });
   await services.events.start();
   services.events.outbox.start(app.log);
+  await services.changeRequestScheduler.start(app.log);
   await services.tokens.ensure(system("test"), "admin", [ADMIN_TOKEN]);
   await services.tokens.ensure(system("test"), "client", [CLIENT_TOKEN]);
   await services.tokens.ensure(system("test"), "frontend", [FRONTEND_TOKEN]);
@@ -73,10 +80,11 @@ export async function startTestServer(kind: DatabaseKind = "pglite"): Promise<Te
     },
     violations,
     async close() {
+      await services.changeRequestScheduler.stop();
       await services.events.outbox.stop();
       await services.events.stop();
       await app.close();
-      await connection.close();
+      if (!shared) await connection.close();
       if (violations.length > 0) {
         throw new Error(`responses that break the OpenAPI document:\n${[...new Set(violations)].join("\n")}`);
       }

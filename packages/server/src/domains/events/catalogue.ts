@@ -207,6 +207,14 @@ export interface PersonalTokenEventData {
   userId: number;
 }
 
+interface ChangeRequestData {
+  changeRequestId: number;
+}
+
+interface ChangeData extends ChangeRequestData {
+  change: { id: number; action: string; payload: unknown };
+}
+
 interface Variant {
   name: string;
   weight: number;
@@ -312,6 +320,24 @@ export interface EventShapes {
   "feature-unfavorited": { data: { feature: string } };
   "project-favorited": { data: { project: string } };
   "project-unfavorited": { data: { project: string } };
+  "change-request-configuration-updated": {
+    data: { changeRequestsEnabled: boolean; requiredApprovals: number | null };
+  };
+  "change-request-created": { data: ChangeRequestData };
+  "change-added": { data: ChangeData };
+  "change-edited": { data: ChangeData };
+  "change-discarded": { data: ChangeRequestData & { changeId: number; action: string } };
+  "change-request-discarded": { data: ChangeRequestData };
+  "change-request-sent-to-review": { data: ChangeRequestData & { title: string } };
+  "change-request-approval-added": { data: ChangeRequestData & { approvals: number; minApprovals: number } };
+  "change-request-approved": { data: ChangeRequestData };
+  "change-request-rejected": { data: ChangeRequestData };
+  "change-request-cancelled": { data: ChangeRequestData };
+  "change-request-applied": { data: ChangeRequestData };
+  "change-request-scheduled": { data: ChangeRequestData & { scheduledAt: string } };
+  "change-request-schedule-suspended": { data: ChangeRequestData & { reason: string } };
+  "change-request-scheduled-application-success": { data: ChangeRequestData };
+  "change-request-scheduled-application-failure": { data: ChangeRequestData & { reason: string } };
   // Settings that hold secrets (sign-in settings) say which changed, never how, as the reference's do.
   "setting-created": { data: { id: string; hideEventDetails: true } };
   "setting-updated": { data: { id: string; hideEventDetails: true }; preData: { hideEventDetails: true } };

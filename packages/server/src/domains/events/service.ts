@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type Actor, actorName, actorUserId } from "../../access/actor.js";
 import { hiddenProjects } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
@@ -14,6 +15,19 @@ export interface Change {
   actor: Actor;
   record(event: EventInput): void;
   /** Says that the transaction revokes, expires or creates a credential: every instance forgets what it cached. */
+  credentialsChanged(): void;
+  /**
+   * The change is an approved change request being applied: the environments that require
+   * change requests let it through.
+   */
+  reviewed: boolean;
+}
+
+/** The transaction in progress on this call chain, which a change made within it joins. */
+interface Open {
+  db: Db;
+  reviewed: boolean;
+  append(event: NewEvent): void;
   credentialsChanged(): void;
 }
 
@@ -40,6 +54,7 @@ export class EventService {
   private readonly credentialListeners: (() => void)[] = [];
   private poller: NodeJS.Timeout | undefined;
   private unsubscribe: Unsubscribe | undefined;
+  private readonly open = new AsyncLocalStorage<Open>();
 
   /** Hands the event log to its consumers after commit; the app starts and stops it. */
   readonly outbox: Outbox;
@@ -87,22 +102,51 @@ export class EventService {
   /**
    * The one way to change admin data: the work and the events it records, authored by the
    * actor, commit together or not at all, and advance the revision in the same transaction.
+   * A change made while another is in progress on the same call chain joins its
+   * transaction: applying a change request runs each of its changes through the service a
+   * direct change uses, and all of them commit or none.
    */
-  async change<T>(actor: Actor, work: (change: Change) => Promise<T>): Promise<T> {
+  async change<T>(
+    actor: Actor,
+    work: (change: Change) => Promise<T>,
+    options: { reviewed?: boolean } = {},
+  ): Promise<T> {
     const author = { createdBy: actorName(actor), createdByUserId: actorUserId(actor) };
+    const outer = this.open.getStore();
+    if (outer) {
+      const open = options.reviewed && !outer.reviewed ? { ...outer, reviewed: true } : outer;
+      return this.open.run(open, () =>
+        work({
+          db: open.db,
+          actor,
+          reviewed: open.reviewed,
+          record: (event) => open.append({ ...event, ...author }),
+          credentialsChanged: open.credentialsChanged,
+        }),
+      );
+    }
     const pending: NewEvent[] = [];
     let credentials = false;
     let revision: number | undefined;
     const result = await this.db.transaction().execute(async (db) => {
       pending.length = 0;
-      const value = await work({
+      const open: Open = {
         db,
-        actor,
-        record: (event) => pending.push({ ...event, ...author }),
+        reviewed: options.reviewed === true,
+        append: (event) => pending.push(event),
         credentialsChanged: () => {
           credentials = true;
         },
-      });
+      };
+      const value = await this.open.run(open, () =>
+        work({
+          db,
+          actor,
+          reviewed: open.reviewed,
+          record: (event) => pending.push({ ...event, ...author }),
+          credentialsChanged: open.credentialsChanged,
+        }),
+      );
       // Last, so the revision row is locked for as short a time as the transaction allows;
       // and before the events are numbered, so that event ids, like revisions, are handed
       // out in commit order: the outbox's cursors rely on it (see outbox.ts).

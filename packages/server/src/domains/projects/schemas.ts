@@ -103,6 +103,7 @@ export const ProjectDetails = Type.Object({
   environments: Type.Array(
     Type.Object({
       environment: Type.String(),
+      changeRequestsEnabled: Type.Boolean(),
       defaultStrategy: Type.Optional(Type.Object({}, { additionalProperties: true })),
     }),
   ),

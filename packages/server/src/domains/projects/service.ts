@@ -4,6 +4,7 @@ import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import type { ProjectOwner } from "../access/members/schemas.js";
 import type { MemberService } from "../access/members/service.js";
+import type { ChangeRequestService } from "../change-requests/service.js";
 import type { EnvironmentService } from "../environments/service.js";
 import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
@@ -122,6 +123,8 @@ export class ProjectService {
       members: Pick<MemberService, "addOwner" | "owners" | "memberCounts">;
       favorites: Pick<FavoriteService, "projects">;
     },
+    /** Which environments require change requests: reviews are of projects, so reached when asked. */
+    private readonly changeRequests: () => Pick<ChangeRequestService, "gatedEnvironments">,
   ) {}
 
   /** Active projects, or with `archived` only the archived ones. */
@@ -334,21 +337,22 @@ export class ProjectService {
   }
 
   private async details(db: Db, id: string, actor: Actor): Promise<ProjectDetails> {
-    const [row, environments, company] = await Promise.all([
+    const [row, environments, company, gated] = await Promise.all([
       projectStore.summary(db, id),
       projectStore.environments(db, id),
       this.company(db, [id], actor),
+      this.changeRequests().gatedEnvironments(db, id),
     ]);
     if (!row) throw notFound(`Could not find project with id ${id}`);
     return {
       ...summary(row, company),
       featureLimit: row.feature_limit,
       featureNaming: naming(row),
-      environments: environments.map((env) =>
-        env.default_strategy
-          ? { environment: env.environment_name, defaultStrategy: env.default_strategy }
-          : { environment: env.environment_name },
-      ),
+      environments: environments.map((env) => ({
+        environment: env.environment_name,
+        changeRequestsEnabled: gated.includes(env.environment_name),
+        ...(env.default_strategy ? { defaultStrategy: env.default_strategy } : {}),
+      })),
     };
   }
 }

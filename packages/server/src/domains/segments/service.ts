@@ -3,8 +3,9 @@ import type { Actor } from "../../access/actor.js";
 import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import { checkConstraints } from "../../shared/schemas.js";
+import { refuseUnreviewed } from "../change-requests/gate.js";
 import { resource } from "../events/resource.js";
-import type { EventService } from "../events/service.js";
+import type { Change, EventService } from "../events/service.js";
 import type { StrategyUse } from "../features/strategies/schemas.js";
 import type { StrategyService } from "../features/strategies/service.js";
 import type { ProjectService } from "../projects/service.js";
@@ -80,6 +81,7 @@ export class SegmentService {
     checkConstraints(input.constraints, "constraints");
     await this.events.change(actor, (change) =>
       segments.update(change, id, async () => {
+        await this.refuseUnreviewedUses(change, id);
         if (await segmentStore.nameTaken(change.db, input.name, id)) {
           throw nameExists(`A segment named ${input.name} already exists`);
         }
@@ -111,6 +113,7 @@ export class SegmentService {
     await this.events.change(actor, (change) =>
       segments.remove(change, id, async (before) => {
         const users = await this.usedBy(change.db, id);
+        await this.refuseUnreviewedUses(change, id);
         if (users.length > 0) {
           const flags = [...new Set(users.map((strategy) => strategy.featureName))].join(", ");
           throw conflict(`Segment ${before.name} is used by strategies of ${flags} and cannot be deleted`);
@@ -129,6 +132,21 @@ export class SegmentService {
     const known = new Set(await segmentStore.existingIds(db, ids));
     const unknown = ids.find((id) => !known.has(id));
     if (unknown !== undefined) throw invalidField("segments", `Segment ${unknown} does not exist`);
+  }
+
+  /** The segment read inside a transaction, for change requests that snapshot it. */
+  async find(db: Db, id: number): Promise<SegmentView | undefined> {
+    const row = await segmentStore.byId(db, id);
+    return row && view(row);
+  }
+
+  /** A segment change reaches every environment whose strategies use it. */
+  private async refuseUnreviewedUses(change: Change, id: number): Promise<void> {
+    const places = new Map<string, Set<string>>();
+    for (const use of await this.usedBy(change.db, id)) {
+      places.set(use.projectId, (places.get(use.projectId) ?? new Set()).add(use.environment));
+    }
+    for (const [project, environments] of places) await refuseUnreviewed(change, project, [...environments]);
   }
 
   private usedBy(db: Db, id: number): Promise<StrategyUse[]> {

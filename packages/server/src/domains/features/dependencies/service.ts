@@ -1,6 +1,7 @@
 import { ApiError, invalidField, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import type { Db } from "../../../db/connection.js";
+import { refuseUnreviewed } from "../../change-requests/gate.js";
 import type { EventService } from "../../events/service.js";
 import type { FlagService } from "../flags/service.js";
 import type { DependencyInput } from "./schemas.js";
@@ -24,6 +25,7 @@ export class DependencyService {
     }
     await this.events.change(actor, async (change) => {
       const flag = await this.flags.require(change.db, projectId, child);
+      await refuseUnreviewed(change, flag.project);
       // Statuses and order of the checks as the reference's, which scripts may test for.
       if (input.feature === child) throw refused("a flag cannot depend on itself");
       if ((await this.childrenOf(change.db, [child])).length > 0) {
@@ -50,6 +52,7 @@ export class DependencyService {
   async remove(actor: Actor, projectId: string, child: string, parent: string | undefined): Promise<void> {
     await this.events.change(actor, async (change) => {
       const flag = await this.flags.require(change.db, projectId, child);
+      await refuseUnreviewed(change, flag.project);
       const removed = await dependencyStore.remove(change.db, child, parent);
       if (parent && removed === 0) throw notFound(`${child} does not depend on ${parent}`);
       const subject = { project: flag.project, featureName: child };

@@ -4,6 +4,7 @@ import { canSee, hiddenProjects, requirePermission } from "../../../access/can.j
 import type { Db } from "../../../db/connection.js";
 import type { VariantRow } from "../../../db/schema.js";
 import { type PatchOperations, patched } from "../../../shared/json-patch.js";
+import { refuseUnreviewed } from "../../change-requests/gate.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { FavoriteService } from "../../favorites/service.js";
 import { checkFlagName } from "../../projects/naming.js";
@@ -260,6 +261,7 @@ export class FlagService {
   async archive(actor: Actor, projectId: string, names: string[]): Promise<void> {
     await this.events.change(actor, async (change) => {
       const rows = await Promise.all(names.map((name) => this.requireRow(change.db, projectId, name)));
+      for (const project of new Set(rows.map((row) => row.project))) await refuseUnreviewed(change, project);
       const leaving = new Set(names);
       const { dependencies, lifecycle } = this.links();
       const staying = (await dependencies.childrenOf(change.db, names)).filter(
@@ -312,6 +314,7 @@ export class FlagService {
   ): Promise<void> {
     await this.events.change(actor, async (change) => {
       const flag = await this.locate(change.db, place);
+      await refuseUnreviewed(change, flag.project, [place.environment]);
       await flagStore.addEnvironments(change.db, flag.name, [place.environment]);
       if (enabled) {
         await this.links().strategies.prepareToEnable(

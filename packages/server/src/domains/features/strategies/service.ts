@@ -4,6 +4,7 @@ import type { Actor } from "../../../access/actor.js";
 import type { Db } from "../../../db/connection.js";
 import { type PatchOperations, patched } from "../../../shared/json-patch.js";
 import { checkConstraints } from "../../../shared/schemas.js";
+import { refuseUnreviewed } from "../../change-requests/gate.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { ProjectService } from "../../projects/service.js";
 import type { SegmentService } from "../../segments/service.js";
@@ -69,6 +70,7 @@ export class StrategyService {
   add(actor: Actor, place: EnvironmentParams, input: StrategyInput): Promise<StrategyView> {
     return this.events.change(actor, async (change) => {
       const flag = await this.flags.locate(change.db, place);
+      await refuseUnreviewed(change, flag.project, [place.environment]);
       const added = strategyView(
         await strategyStore.insert(change.db, {
           ...(await this.settle(change.db, flag, input)),
@@ -102,6 +104,7 @@ export class StrategyService {
   ): Promise<StrategyView> {
     return this.events.change(actor, async (change) => {
       const flag = await this.flags.locate(change.db, place);
+      await refuseUnreviewed(change, flag.project, [place.environment]);
       const before = strategyView(await this.require(change.db, flag, place.environment, id));
       const { id: _id, featureName: _feature, ...editable } = before;
       const input = Array.isArray(edit) ? patched(Strategy, editable, edit) : edit;
@@ -125,6 +128,7 @@ export class StrategyService {
   async remove(actor: Actor, place: EnvironmentParams, id: string): Promise<void> {
     await this.events.change(actor, async (change) => {
       const flag = await this.flags.locate(change.db, place);
+      await refuseUnreviewed(change, flag.project, [place.environment]);
       const before = strategyView(await this.require(change.db, flag, place.environment, id));
       await strategyStore.remove(change.db, id);
       change.record({
@@ -139,6 +143,7 @@ export class StrategyService {
   async reorder(actor: Actor, place: EnvironmentParams, order: SortOrder): Promise<void> {
     await this.events.change(actor, async (change) => {
       const flag = await this.flags.locate(change.db, place);
+      await refuseUnreviewed(change, flag.project, [place.environment]);
       const known = new Set(
         (await strategyStore.ofFlags(change.db, [flag.name], place.environment)).map((s) => s.id),
       );

@@ -4,6 +4,7 @@ import { requirePermission } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
 import type { VariantRow } from "../../../db/schema.js";
 import { type PatchOperations, patched } from "../../../shared/json-patch.js";
+import { refuseUnreviewed } from "../../change-requests/gate.js";
 import type { EventService } from "../../events/service.js";
 import type { ProjectService } from "../../projects/service.js";
 import type { FlagService } from "../flags/service.js";
@@ -70,6 +71,7 @@ export class VariantService {
             environment,
           });
       }
+      await refuseUnreviewed(change, flag.project, targets);
       const current = await this.flags.variantsOf(change.db, name);
       const before = (environment: string | undefined) =>
         current.find((entry) => entry.environment === environment)?.variants ?? [];

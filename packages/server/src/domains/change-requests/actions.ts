@@ -1,0 +1,266 @@
+import { isDeepStrictEqual } from "node:util";
+import { notFound } from "@signalbox/protocol";
+import { type Static, type TSchema, Type } from "typebox";
+import { Value } from "typebox/value";
+import type { Actor } from "../../access/actor.js";
+import type { Permission } from "../../access/permissions.js";
+import type { Db } from "../../db/connection.js";
+import { conform } from "../../shared/conform.js";
+import { Dependency } from "../features/dependencies/schemas.js";
+import type { DependencyService } from "../features/dependencies/service.js";
+import type { FlagService } from "../features/flags/service.js";
+import { SortOrder, Strategy, type StrategyView } from "../features/strategies/schemas.js";
+import type { StrategyService } from "../features/strategies/service.js";
+import { Variants } from "../features/variants/schemas.js";
+import type { VariantService } from "../features/variants/service.js";
+import { SegmentBody } from "../segments/schemas.js";
+import type { SegmentService } from "../segments/service.js";
+import type { Action } from "./schemas.js";
+
+/** The services a change is checked against and applied through: those a direct change uses. */
+export interface Targets {
+  flags: Pick<FlagService, "find" | "locate" | "setEnabled" | "archive" | "variantsOf">;
+  strategies: Pick<StrategyService, "ofFlags" | "add" | "update" | "remove" | "reorder">;
+  variants: Pick<VariantService, "set">;
+  dependencies: Pick<DependencyService, "add" | "remove">;
+  segments: Pick<SegmentService, "find" | "update" | "remove">;
+}
+
+/** Where a change applies: a project's environment, and the flag of a flag change. */
+export interface Place {
+  project: string;
+  environment: string;
+  feature: string | null;
+}
+
+interface Spec {
+  /** What the payload must be, checked when the change is added. */
+  schema: TSchema;
+  /** What a direct change of this kind needs, in the request's project and environment. */
+  permission: Permission | readonly Permission[];
+  /** Whether the change is to a segment rather than a flag. */
+  segment?: true;
+  /**
+   * Changes with the same key in one request are one change: a later one replaces it
+   * (switching a flag on, then off, leaves "off"). None: every change is its own.
+   */
+  key?(payload: never): string;
+  /** The target as it is now, kept with the change to find conflicts against later. */
+  snapshot?(targets: Targets, db: Db, place: Place, payload: never): Promise<unknown>;
+  /** Why the change no longer fits its target, if it does not. */
+  conflict?(
+    targets: Targets,
+    db: Db,
+    place: Place,
+    payload: never,
+    snapshot: unknown,
+  ): Promise<string | undefined>;
+  apply(targets: Targets, actor: Actor, place: Place, payload: never): Promise<unknown>;
+}
+
+const flagPlace = (place: Place) => ({
+  projectId: place.project,
+  featureName: place.feature!,
+  environment: place.environment,
+});
+
+/** What an edit of a strategy is measured against: everything but its position. */
+const strategyState = ({ sortOrder: _order, featureName: _flag, ...state }: StrategyView) => state;
+
+async function strategyNow(targets: Targets, db: Db, place: Place, id: string) {
+  const all = await targets.strategies.ofFlags(db, [place.feature!]);
+  return all.find((entry) => entry.environment === place.environment && entry.strategy.id === id)?.strategy;
+}
+
+async function strategyConflict(targets: Targets, db: Db, place: Place, id: string, snapshot: unknown) {
+  const now = await strategyNow(targets, db, place, id);
+  if (!now) return "The strategy has been deleted since this change was made.";
+  if (snapshot && !isDeepStrictEqual(strategyState(now), snapshot)) {
+    return "The strategy has been changed since this change was made.";
+  }
+  return undefined;
+}
+
+async function variantsNow(targets: Targets, db: Db, place: Place) {
+  const all = await targets.flags.variantsOf(db, place.feature!);
+  return all.find((entry) => entry.environment === place.environment)?.variants ?? [];
+}
+
+const segmentState = async (targets: Targets, db: Db, id: number) => {
+  const segment = await targets.segments.find(db, id);
+  return (
+    segment && {
+      name: segment.name,
+      description: segment.description,
+      project: segment.project,
+      constraints: segment.constraints,
+    }
+  );
+};
+
+async function segmentConflict(targets: Targets, db: Db, id: number, snapshot: unknown) {
+  const now = await segmentState(targets, db, id);
+  if (!now) return "The segment has been deleted since this change was made.";
+  if (snapshot && !isDeepStrictEqual(now, snapshot))
+    return "The segment has been changed since this change was made.";
+  return undefined;
+}
+
+const StrategyWithId = Type.Object({ ...Strategy.properties, id: Type.String({ minLength: 1 }) });
+const StrategyRef = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  name: Type.Optional(Type.String()),
+  title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  disabled: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+});
+const SegmentWithId = Type.Object({ ...SegmentBody.properties, id: Type.Integer({ minimum: 1 }) });
+
+type StrategyEdit = Static<typeof StrategyWithId>;
+type SegmentEdit = Static<typeof SegmentWithId>;
+
+/** Every action a change request can hold, as the reference names them. */
+export const ACTION_SPECS: Record<Action, Spec> = {
+  updateEnabled: {
+    schema: Type.Object({
+      enabled: Type.Boolean(),
+      shouldActivateDisabledStrategies: Type.Optional(Type.Boolean()),
+    }),
+    permission: "UPDATE_FEATURE_ENVIRONMENT",
+    key: () => "",
+    apply: (
+      targets,
+      actor,
+      place,
+      payload: { enabled: boolean; shouldActivateDisabledStrategies?: boolean },
+    ) =>
+      targets.flags.setEnabled(
+        actor,
+        flagPlace(place),
+        payload.enabled,
+        payload.shouldActivateDisabledStrategies ?? false,
+      ),
+  },
+  addStrategy: {
+    schema: Strategy,
+    permission: "CREATE_FEATURE_STRATEGY",
+    apply: (targets, actor, place, payload: Static<typeof Strategy>) =>
+      targets.strategies.add(actor, flagPlace(place), payload),
+  },
+  updateStrategy: {
+    schema: StrategyWithId,
+    permission: "UPDATE_FEATURE_STRATEGY",
+    key: (payload: StrategyEdit) => payload.id,
+    snapshot: async (targets, db, place, payload: StrategyEdit) => {
+      const now = await strategyNow(targets, db, place, payload.id);
+      if (!now) throw missingStrategy(payload.id, place);
+      return strategyState(now);
+    },
+    conflict: (targets, db, place, payload: StrategyEdit, snapshot) =>
+      strategyConflict(targets, db, place, payload.id, snapshot),
+    apply: (targets, actor, place, { id, ...strategy }: StrategyEdit) =>
+      targets.strategies.update(actor, flagPlace(place), id, strategy),
+  },
+  deleteStrategy: {
+    schema: StrategyRef,
+    permission: "DELETE_FEATURE_STRATEGY",
+    key: (payload: { id: string }) => payload.id,
+    snapshot: async (targets, db, place, payload: { id: string }) => {
+      const now = await strategyNow(targets, db, place, payload.id);
+      if (!now) throw missingStrategy(payload.id, place);
+      return strategyState(now);
+    },
+    conflict: (targets, db, place, payload: { id: string }, snapshot) =>
+      strategyConflict(targets, db, place, payload.id, snapshot),
+    apply: (targets, actor, place, payload: { id: string }) =>
+      targets.strategies.remove(actor, flagPlace(place), payload.id),
+  },
+  reorderStrategy: {
+    schema: SortOrder,
+    permission: "UPDATE_FEATURE_STRATEGY",
+    key: () => "",
+    conflict: async (targets, db, place, payload: Static<typeof SortOrder>) => {
+      for (const { id } of payload) {
+        if (!(await strategyNow(targets, db, place, id)))
+          return `Strategy ${id} has been deleted since this change was made.`;
+      }
+      return undefined;
+    },
+    apply: (targets, actor, place, payload: Static<typeof SortOrder>) =>
+      targets.strategies.reorder(actor, flagPlace(place), payload),
+  },
+  patchVariant: {
+    schema: Type.Object({ variants: Variants }),
+    permission: "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
+    key: () => "",
+    snapshot: (targets, db, place) => variantsNow(targets, db, place),
+    conflict: async (targets, db, place, _payload, snapshot) =>
+      isDeepStrictEqual(await variantsNow(targets, db, place), snapshot)
+        ? undefined
+        : "The variants have been changed since this change was made.",
+    apply: (targets, actor, place, payload: { variants: Static<typeof Variants> }) =>
+      targets.variants.set(actor, place.project, place.feature!, [place.environment], {
+        variants: payload.variants,
+      }),
+  },
+  archiveFeature: {
+    schema: Type.Object({}),
+    permission: "DELETE_FEATURE",
+    key: () => "",
+    apply: (targets, actor, place) => targets.flags.archive(actor, place.project, [place.feature!]),
+  },
+  addDependency: {
+    schema: Dependency,
+    permission: "UPDATE_FEATURE_DEPENDENCY",
+    key: (payload: { feature: string }) => payload.feature,
+    apply: (targets, actor, place, payload: Static<typeof Dependency>) =>
+      targets.dependencies.add(actor, place.project, place.feature!, payload),
+  },
+  deleteDependency: {
+    schema: Type.Object({ feature: Type.Optional(Type.String({ minLength: 1 })) }),
+    permission: "UPDATE_FEATURE_DEPENDENCY",
+    key: (payload: { feature?: string }) => payload.feature ?? "",
+    apply: (targets, actor, place, payload: { feature?: string }) =>
+      targets.dependencies.remove(actor, place.project, place.feature!, payload.feature),
+  },
+  updateSegment: {
+    schema: SegmentWithId,
+    permission: ["UPDATE_SEGMENT", "UPDATE_PROJECT_SEGMENT"],
+    segment: true,
+    key: (payload: SegmentEdit) => String(payload.id),
+    snapshot: async (targets, db, _place, payload: SegmentEdit) => {
+      const now = await segmentState(targets, db, payload.id);
+      if (!now) throw missingSegment(payload.id);
+      return now;
+    },
+    conflict: (targets, db, _place, payload: SegmentEdit, snapshot) =>
+      segmentConflict(targets, db, payload.id, snapshot),
+    apply: (targets, actor, _place, { id, ...segment }: SegmentEdit) =>
+      targets.segments.update(actor, id, segment),
+  },
+  deleteSegment: {
+    schema: Type.Object({ id: Type.Integer({ minimum: 1 }), name: Type.Optional(Type.String()) }),
+    permission: ["DELETE_SEGMENT", "UPDATE_PROJECT_SEGMENT"],
+    segment: true,
+    key: (payload: { id: number }) => String(payload.id),
+    snapshot: async (targets, db, _place, payload: { id: number }) => {
+      const now = await segmentState(targets, db, payload.id);
+      if (!now) throw missingSegment(payload.id);
+      return now;
+    },
+    conflict: (targets, db, _place, payload: { id: number }, snapshot) =>
+      segmentConflict(targets, db, payload.id, snapshot),
+    apply: (targets, actor, _place, payload: { id: number }) => targets.segments.remove(actor, payload.id),
+  },
+};
+
+const missingStrategy = (id: string, place: Place) =>
+  notFound(`Flag ${place.feature} has no strategy ${id} in ${place.environment}`);
+const missingSegment = (id: number) => notFound(`Could not find segment with id ${id}`);
+
+/** The payload checked against its action's schema, with the schema's defaults filled in. */
+export function checkedPayload(action: Action, payload: unknown): unknown {
+  const { schema } = ACTION_SPECS[action];
+  // As a route's body would be: keys the schema does not know are dropped, not stored.
+  const cleaned = Value.Clean(schema, structuredClone(payload ?? {}));
+  return conform(schema, cleaned, `The ${action} payload does not match its schema.`);
+}

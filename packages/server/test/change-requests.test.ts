@@ -1,0 +1,758 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds, freshDatabase } from "./support/database.js";
+import { createUser, login, type RootRole } from "./support/people.js";
+import { type Reply, startTestServer, type TestServer } from "./support/server.js";
+
+// Change requests driven through the HTTP API, as two people and an admin would: every
+// transition, every refusal (with the database unchanged), atomic application, conflicts,
+// and the scheduler.
+
+const BASE = "/api/admin/projects/default";
+const PROD = `${BASE}/environments/production`;
+
+interface Person {
+  id: number;
+  cookie: string;
+}
+
+describe.each(databaseKinds)("change requests (%s)", (kind) => {
+  let server: TestServer;
+  let alice: Person;
+  let bob: Person;
+  let viewer: Person;
+  let prodToken: string;
+  let flagCount = 0;
+
+  const personWith = async (rootRole: RootRole): Promise<Person> => {
+    const user = await createUser(server, { rootRole });
+    return { id: user.id, cookie: await login(server, user.username, user.password) };
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: tests assert on bodies rather than type them
+  const as = (who: Person, method: string, path: string, body?: unknown): Promise<Reply<any>> =>
+    server.request(path, { method, body, token: null, headers: { cookie: who.cookie } });
+  const admin = (method: string, path: string, body?: unknown) => server.request(path, { method, body });
+
+  /** A flag with one strategy in production, switched off there. */
+  const newFlag = async (): Promise<string> => {
+    flagCount += 1;
+    const name = `checkout-${flagCount}`;
+    expect((await admin("POST", `${BASE}/features`, { name })).status).toBe(200);
+    const strategy = await admin("POST", `${BASE}/features/${name}/environments/production/strategies`, {
+      name: "flexibleRollout",
+      parameters: { rollout: "50", stickiness: "default", groupId: name },
+    });
+    expect(strategy.status).toBe(200);
+    return name;
+  };
+  const served = async (name: string) => {
+    const reply = await server.request("/api/client/features", { token: prodToken });
+    return reply.body.features.find((flag: { name: string }) => flag.name === name);
+  };
+  const stateOf = async (id: number) => (await admin("GET", `${BASE}/change-requests/${id}`)).body;
+  const eventTypes = async (since: number) =>
+    (
+      await server.db
+        .selectFrom("events")
+        .select(["type", "id"])
+        .where("id", ">", since)
+        .orderBy("id")
+        .execute()
+    ).map((event) => event.type);
+  const lastEventId = async () =>
+    (
+      await server.db
+        .selectFrom("events")
+        .select((eb) => eb.fn.max("id").as("id"))
+        .executeTakeFirstOrThrow()
+    ).id ?? 0;
+  /** A request by `author` holding the changes, sent to review. */
+  const submitted = async (author: Person, changes: unknown): Promise<number> => {
+    const draft = await as(author, "POST", `${PROD}/change-requests`, changes);
+    expect(draft.status).toBe(200);
+    const review = await as(author, "PUT", `${BASE}/change-requests/${draft.body.id}/state`, {
+      state: "In review",
+    });
+    expect(review.status).toBe(200);
+    return draft.body.id;
+  };
+  const approved = async (author: Person, changes: unknown): Promise<number> => {
+    const id = await submitted(author, changes);
+    expect(
+      (await as(bob, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" })).body.state,
+    ).toBe("Approved");
+    return id;
+  };
+  const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 8000): Promise<T> => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const value = await read();
+      if (done(value) || Date.now() > end) return value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    [alice, bob, viewer] = [
+      await personWith("Editor"),
+      await personWith("Editor"),
+      await personWith("Viewer"),
+    ];
+    const token = await admin("POST", "/api/admin/api-tokens", {
+      tokenName: "prod-sdk",
+      type: "client",
+      environment: "production",
+      projects: ["*"],
+    });
+    prodToken = token.body.secret;
+    const configured = await admin("PUT", `${PROD}/change-requests/config`, {
+      changeRequestsEnabled: true,
+      requiredApprovals: 1,
+    });
+    expect(configured.status).toBe(204);
+  });
+  afterAll(() => server?.close());
+
+  it("is configured per environment, with its event", async () => {
+    const config = await admin("GET", `${BASE}/change-requests/config`);
+    expect(config.body).toEqual(
+      expect.arrayContaining([
+        { environment: "production", type: "production", changeRequestEnabled: true, requiredApprovals: 1 },
+        {
+          environment: "development",
+          type: "development",
+          changeRequestEnabled: false,
+          requiredApprovals: null,
+        },
+      ]),
+    );
+    const refused = await admin("PUT", `${PROD}/change-requests/config`, {
+      changeRequestsEnabled: true,
+      requiredApprovals: 11,
+    });
+    expect(refused.status).toBe(400);
+    expect(
+      (await as(alice, "PUT", `${PROD}/change-requests/config`, { changeRequestsEnabled: false })).status,
+    ).toBe(403);
+    const event = await server.db
+      .selectFrom("events")
+      .selectAll()
+      .where("type", "=", "change-request-configuration-updated")
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ project: "default", environment: "production" });
+    expect(event.data).toEqual({ changeRequestsEnabled: true, requiredApprovals: 1 });
+  });
+
+  it("takes a change submitted by one person, approved by another and applied by the first to the SDKs", async () => {
+    const flag = await newFlag();
+    const direct = await as(alice, "POST", `${BASE}/features/${flag}/environments/production/on`);
+    expect(direct.status).toBe(403);
+    expect(direct.body.name).toBe("NoAccessError");
+    expect(direct.body.message).toContain("requires change requests");
+    expect((await served(flag)).enabled).toBe(false);
+    // Development requires nothing: changed at once.
+    expect((await as(alice, "POST", `${BASE}/features/${flag}/environments/development/on`)).status).toBe(
+      200,
+    );
+
+    const etag = (await server.request("/api/client/features", { token: prodToken })).headers.get("etag");
+    const since = await lastEventId();
+    const draft = await as(alice, "POST", `${PROD}/change-requests`, {
+      feature: flag,
+      action: "updateEnabled",
+      payload: { enabled: true },
+    });
+    expect(draft.status).toBe(200);
+    expect(draft.body).toMatchObject({
+      state: "Draft",
+      environment: "production",
+      project: "default",
+      minApprovals: 1,
+      createdBy: { id: alice.id },
+      features: [{ name: flag, changes: [{ action: "updateEnabled", payload: { enabled: true } }] }],
+    });
+    const id = draft.body.id;
+    expect(
+      (await as(alice, "GET", `${BASE}/change-requests/pending`)).body.map((r: { id: number }) => r.id),
+    ).toContain(id);
+    expect((await as(bob, "GET", `${BASE}/change-requests/pending`)).body).toEqual([]);
+
+    // Refusals, each leaving the request as it was.
+    const refuse = async (who: Person, body: object, status: number, name: string) => {
+      const before = await stateOf(id);
+      const reply = await as(who, "PUT", `${BASE}/change-requests/${id}/state`, body);
+      expect([reply.status, reply.body.name]).toEqual([status, name]);
+      expect(await stateOf(id)).toEqual(before);
+    };
+    await refuse(bob, { state: "In review" }, 403, "InvalidOperationError");
+    await refuse(alice, { state: "Approved" }, 403, "InvalidOperationError");
+    expect(
+      (await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "In review" })).body.state,
+    ).toBe("In review");
+    await refuse(alice, { state: "Approved" }, 403, "InvalidOperationError");
+    await refuse(viewer, { state: "Approved" }, 403, "NoAccessError");
+    await refuse(alice, { state: "Applied" }, 409, "ConflictError");
+    await refuse(
+      bob,
+      { state: "Scheduled", scheduledAt: new Date(Date.now() + 60_000).toISOString() },
+      409,
+      "ConflictError",
+    );
+    expect(
+      (
+        await server.request(`${BASE}/change-requests/${id}/state`, {
+          method: "PUT",
+          body: { state: "Approved" },
+        })
+      ).status,
+    ).toBe(403);
+
+    const approvedReply = await as(bob, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" });
+    expect(approvedReply.body).toMatchObject({
+      state: "Approved",
+      approvals: [{ createdBy: { id: bob.id } }],
+    });
+    await refuse(bob, { state: "Approved" }, 409, "ConflictError");
+    // Nothing of the request reached the SDKs yet.
+    const unchanged = await server.request("/api/client/features", {
+      token: prodToken,
+      headers: { "if-none-match": etag! },
+    });
+    expect(unchanged.status).toBe(304);
+
+    const applied = await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Applied" });
+    expect(applied.status).toBe(200);
+    expect(applied.body.state).toBe("Applied");
+    const now = await served(flag);
+    expect(now.enabled).toBe(true);
+    expect(
+      (await as(alice, "GET", `${BASE}/change-requests/pending`)).body.map((r: { id: number }) => r.id),
+    ).not.toContain(id);
+    expect(await eventTypes(since)).toEqual([
+      "change-request-created",
+      "change-added",
+      "change-request-sent-to-review",
+      "change-request-approval-added",
+      "change-request-approved",
+      "feature-environment-enabled",
+      "change-request-applied",
+    ]);
+    const enabled = await server.db
+      .selectFrom("events")
+      .selectAll()
+      .where("type", "=", "feature-environment-enabled")
+      .where("feature_name", "=", flag)
+      .where("environment", "=", "production")
+      .executeTakeFirstOrThrow();
+    expect(enabled.created_by_user_id).toBe(alice.id);
+    // Closed: nothing more happens to it.
+    await refuse(alice, { state: "Cancelled" }, 409, "ConflictError");
+  });
+
+  it("collects a person's changes in one draft per environment; a later change to the same thing replaces the earlier", async () => {
+    const flag = await newFlag();
+    const first = await as(alice, "POST", `${PROD}/change-requests`, [
+      { feature: flag, action: "updateEnabled", payload: { enabled: true } },
+      { feature: flag, action: "addStrategy", payload: { name: "default", parameters: {}, constraints: [] } },
+    ]);
+    const second = await as(alice, "POST", `${PROD}/change-requests`, {
+      feature: flag,
+      action: "updateEnabled",
+      payload: { enabled: false },
+    });
+    expect(second.body.id).toBe(first.body.id);
+    expect(
+      second.body.features[0].changes.map((c: { action: string; payload: unknown }) => [c.action, c.payload]),
+    ).toEqual([
+      ["updateEnabled", { enabled: false }],
+      ["addStrategy", { name: "default", parameters: {}, constraints: [] }],
+    ]);
+    const bobs = await as(bob, "POST", `${PROD}/change-requests`, {
+      feature: flag,
+      action: "updateEnabled",
+      payload: { enabled: true },
+    });
+    expect(bobs.body.id).not.toBe(first.body.id);
+
+    const invalid = await as(alice, "POST", `${PROD}/change-requests`, {
+      feature: flag,
+      action: "addStrategy",
+      payload: { parameters: {} },
+    });
+    expect(invalid.status).toBe(400);
+    expect(
+      (
+        await as(alice, "POST", `${PROD}/change-requests`, {
+          feature: "no-such-flag",
+          action: "updateEnabled",
+          payload: { enabled: true },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await as(viewer, "POST", `${PROD}/change-requests`, {
+          feature: flag,
+          action: "updateEnabled",
+          payload: { enabled: true },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await as(alice, "POST", `${BASE}/environments/development/change-requests`, {
+          feature: flag,
+          action: "updateEnabled",
+          payload: { enabled: true },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await server.request(`${PROD}/change-requests`, {
+          method: "POST",
+          body: { feature: flag, action: "updateEnabled", payload: { enabled: true } },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await stateOf(first.body.id)).features[0].changes).toHaveLength(2);
+
+    // A draft is discarded by its author only, and only while it is a draft.
+    expect((await as(bob, "DELETE", `${BASE}/change-requests/${first.body.id}`)).status).toBe(403);
+    expect((await as(alice, "DELETE", `${BASE}/change-requests/${first.body.id}`)).status).toBe(204);
+    expect((await admin("GET", `${BASE}/change-requests/${first.body.id}`)).status).toBe(404);
+    expect((await as(bob, "DELETE", `${BASE}/change-requests/${bobs.body.id}`)).status).toBe(204);
+  });
+
+  it("takes approvals away when a change in review is edited, and refuses to edit a scheduled request", async () => {
+    const flag = await newFlag();
+    await admin("PUT", `${PROD}/change-requests/config`, {
+      changeRequestsEnabled: true,
+      requiredApprovals: 2,
+    });
+    try {
+      const id = await submitted(alice, {
+        feature: flag,
+        action: "updateEnabled",
+        payload: { enabled: true },
+      });
+      const once = await as(bob, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" });
+      expect(once.body).toMatchObject({ state: "In review", minApprovals: 2 });
+      expect(once.body.approvals).toHaveLength(1);
+      const changeId = once.body.features[0].changes[0].id;
+      const edited = await as(alice, "PUT", `${BASE}/change-requests/${id}/changes/${changeId}`, {
+        feature: flag,
+        action: "updateEnabled",
+        payload: { enabled: false },
+      });
+      expect(edited.status).toBe(204);
+      const after = await stateOf(id);
+      expect(after).toMatchObject({ state: "In review", approvals: [] });
+      expect(after.features[0].changes[0].payload).toEqual({ enabled: false });
+      expect(
+        (
+          await as(bob, "PUT", `${BASE}/change-requests/${id}/changes/${changeId}`, {
+            action: "updateEnabled",
+            payload: { enabled: true },
+          })
+        ).status,
+      ).toBe(403);
+
+      // An admin may approve their own request; here two people approve, then it is scheduled.
+      const admin2 = await personWith("Admin");
+      await as(bob, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" });
+      const twice = await as(admin2, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" });
+      expect(twice.body.state).toBe("Approved");
+      const at = new Date(Date.now() + 3_600_000).toISOString();
+      const scheduled = await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, {
+        state: "Scheduled",
+        scheduledAt: at,
+      });
+      expect(scheduled.body).toMatchObject({
+        state: "Scheduled",
+        schedule: { scheduledAt: at, status: "pending" },
+      });
+      const before = await stateOf(id);
+      const refused = await as(alice, "PUT", `${BASE}/change-requests/${id}/changes/${changeId}`, {
+        action: "updateEnabled",
+        payload: { enabled: true },
+      });
+      expect([refused.status, refused.body.name]).toEqual([409, "ConflictError"]);
+      expect((await as(alice, "DELETE", `${BASE}/change-requests/${id}/changes/${changeId}`)).status).toBe(
+        409,
+      );
+      expect(await stateOf(id)).toEqual(before);
+      // Rejected by a reviewer, with a comment; it stays closed.
+      const rejected = await as(bob, "PUT", `${BASE}/change-requests/${id}/state`, {
+        state: "Rejected",
+        comment: "Not this week",
+      });
+      expect(rejected.body).toMatchObject({
+        state: "Rejected",
+        rejections: [{ createdBy: { id: bob.id } }],
+        comments: [{ text: "Not this week" }],
+      });
+      expect(rejected.body.schedule).toBeUndefined();
+    } finally {
+      await admin("PUT", `${PROD}/change-requests/config`, {
+        changeRequestsEnabled: true,
+        requiredApprovals: 1,
+      });
+    }
+  });
+
+  it("applies every change or none, and says which one failed", async () => {
+    const flag = await newFlag();
+    const segment = await admin("POST", "/api/admin/segments", { name: `beta-${kind}`, constraints: [] });
+    const before = await admin("GET", `${BASE}/features/${flag}`);
+    const id = await approved(alice, [
+      { feature: flag, action: "addStrategy", payload: { name: "default", parameters: {}, constraints: [] } },
+      {
+        feature: flag,
+        action: "addStrategy",
+        payload: { name: "default", parameters: {}, constraints: [], segments: [segment.body.id] },
+      },
+      { feature: flag, action: "updateEnabled", payload: { enabled: true } },
+    ]);
+    // The segment the second change needs goes away before the request is applied.
+    expect((await admin("DELETE", `/api/admin/segments/${segment.body.id}`)).status).toBe(204);
+    const since = await lastEventId();
+    const failed = await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Applied" });
+    expect(failed.status).toBe(400);
+    expect(failed.body.message).toMatch(
+      /^Change 2 of 3 \(addStrategy on checkout-\d+\) could not be applied, so none was: .*Segment \d+ does not exist/,
+    );
+    expect(await admin("GET", `${BASE}/features/${flag}`)).toEqual(before);
+    expect((await stateOf(id)).state).toBe("Approved");
+    expect(await eventTypes(since)).toEqual([]);
+  });
+
+  it("marks a change whose target changed since as a conflict, which only an edit (and a fresh review) clears", async () => {
+    const flag = await newFlag();
+    const strategy = (await admin("GET", `${BASE}/features/${flag}/environments/production/strategies`))
+      .body[0];
+    const update = {
+      feature: flag,
+      action: "updateStrategy",
+      payload: { ...strategy, parameters: { ...strategy.parameters, rollout: "80" } },
+    };
+    const id = await approved(alice, update);
+    // An admin changes the strategy directly meanwhile (admins may skip change requests).
+    await admin("PUT", `${BASE}/features/${flag}/environments/production/strategies/${strategy.id}`, {
+      ...strategy,
+      parameters: { ...strategy.parameters, rollout: "10" },
+    });
+    const seen = await stateOf(id);
+    expect(seen.features[0].changes[0].conflict).toBe(
+      "The strategy has been changed since this change was made.",
+    );
+    const refused = await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Applied" });
+    expect([refused.status, refused.body.name]).toEqual([409, "ConflictError"]);
+    expect(refused.body.message).toContain("conflicts");
+
+    await as(alice, "PUT", `${BASE}/change-requests/${id}/changes/${seen.features[0].changes[0].id}`, update);
+    const fresh = await stateOf(id);
+    expect(fresh.state).toBe("In review");
+    expect(fresh.features[0].changes[0].conflict).toBeUndefined();
+    await as(bob, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" });
+    expect((await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Applied" })).status).toBe(
+      200,
+    );
+    const strategies = (await admin("GET", `${BASE}/features/${flag}/environments/production/strategies`))
+      .body;
+    expect(strategies[0].parameters.rollout).toBe("80");
+  });
+
+  it("refuses segment changes that reach an environment requiring change requests", async () => {
+    const flag = await newFlag();
+    const segment = await admin("POST", "/api/admin/segments", { name: `eu-${kind}`, constraints: [] });
+    const strategy = (await admin("GET", `${BASE}/features/${flag}/environments/production/strategies`))
+      .body[0];
+    await admin("PUT", `${BASE}/features/${flag}/environments/production/strategies/${strategy.id}`, {
+      ...strategy,
+      segments: [segment.body.id],
+    });
+    const change = {
+      name: `eu-${kind}`,
+      constraints: [{ contextName: "region", operator: "IN", values: ["eu"] }],
+    };
+    const refused = await as(alice, "PUT", `/api/admin/segments/${segment.body.id}`, change);
+    expect([refused.status, refused.body.name]).toEqual([403, "NoAccessError"]);
+    const id = await approved(alice, {
+      action: "updateSegment",
+      payload: { id: segment.body.id, ...change },
+    });
+    expect((await stateOf(id)).segments[0]).toMatchObject({ name: `eu-${kind}`, action: "updateSegment" });
+    expect((await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Applied" })).status).toBe(
+      200,
+    );
+    expect((await admin("GET", `/api/admin/segments/${segment.body.id}`)).body.constraints[0].values).toEqual(
+      ["eu"],
+    );
+  });
+
+  it("applies a scheduled request when it falls due, and not before", async () => {
+    const flag = await newFlag();
+    const id = await approved(alice, { feature: flag, action: "updateEnabled", payload: { enabled: true } });
+    const at = new Date(Date.now() + 2000);
+    await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, {
+      state: "Scheduled",
+      scheduledAt: at.toISOString(),
+    });
+    expect((await served(flag)).enabled).toBe(false);
+    const done = await until(
+      () => stateOf(id),
+      (request) => request.state === "Applied",
+    );
+    expect(done.state).toBe("Applied");
+    expect((await served(flag)).enabled).toBe(true);
+    const success = await server.db
+      .selectFrom("events")
+      .selectAll()
+      .where("type", "=", "change-request-scheduled-application-success")
+      .where("data", "@>", JSON.stringify({ changeRequestId: id }))
+      .executeTakeFirstOrThrow();
+    const late = success.created_at.getTime() - at.getTime();
+    expect(late).toBeGreaterThanOrEqual(0);
+    expect(late).toBeLessThan(1000);
+  });
+
+  it("suspends a schedule whose flag is archived, and fails one that cannot apply, each with its reason and event", async () => {
+    const archivedFlag = await newFlag();
+    const suspended = await approved(alice, {
+      feature: archivedFlag,
+      action: "updateEnabled",
+      payload: { enabled: true },
+    });
+    await as(alice, "PUT", `${BASE}/change-requests/${suspended}/state`, {
+      state: "Scheduled",
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect((await admin("DELETE", `${BASE}/features/${archivedFlag}`)).status).toBe(202);
+    const paused = await until(
+      () => stateOf(suspended),
+      (request) => request.schedule?.status === "suspended",
+    );
+    expect(paused).toMatchObject({
+      state: "Scheduled",
+      schedule: { status: "suspended", reason: `${archivedFlag}: The flag has been archived.` },
+      features: [{ conflict: "The flag has been archived." }],
+    });
+
+    const flag = await newFlag();
+    const segment = await admin("POST", "/api/admin/segments", { name: `gone-${kind}`, constraints: [] });
+    const failing = await approved(alice, {
+      feature: flag,
+      action: "addStrategy",
+      payload: { name: "default", parameters: {}, constraints: [], segments: [segment.body.id] },
+    });
+    await admin("DELETE", `/api/admin/segments/${segment.body.id}`);
+    await as(alice, "PUT", `${BASE}/change-requests/${failing}/state`, {
+      state: "Scheduled",
+      scheduledAt: new Date(Date.now() + 500).toISOString(),
+    });
+    const failed = await until(
+      () => stateOf(failing),
+      (request) => request.schedule?.status === "failed",
+    );
+    expect(failed.state).toBe("Scheduled");
+    expect(failed.schedule.reason).toMatch(
+      /^Change 1 of 1 \(addStrategy on checkout-\d+\) could not be applied/,
+    );
+    const types = await server.db
+      .selectFrom("events")
+      .select("type")
+      .where("type", "in", [
+        "change-request-schedule-suspended",
+        "change-request-scheduled-application-failure",
+      ])
+      .where((eb) =>
+        eb.or([
+          eb("data", "@>", JSON.stringify({ changeRequestId: suspended })),
+          eb("data", "@>", JSON.stringify({ changeRequestId: failing })),
+        ]),
+      )
+      .orderBy("id")
+      .execute();
+    expect(types.map((event) => event.type)).toEqual([
+      "change-request-schedule-suspended",
+      "change-request-scheduled-application-failure",
+    ]);
+    // Rescheduling or applying now is still allowed; applying now says why it cannot.
+    expect(
+      (await as(alice, "PUT", `${BASE}/change-requests/${failing}/state`, { state: "Applied" })).status,
+    ).toBe(400);
+  });
+
+  it("lists and searches requests, and counts those awaiting a person's review", async () => {
+    const flag = await newFlag();
+    const id = await submitted(alice, { feature: flag, action: "updateEnabled", payload: { enabled: true } });
+    const mine = await as(bob, "GET", "/api/admin/search/change-requests?awaitingMyReview=true");
+    expect(mine.body.changeRequests.map((r: { id: number }) => r.id)).toContain(id);
+    const theirs = await as(alice, "GET", "/api/admin/search/change-requests?awaitingMyReview=true");
+    expect(theirs.body.changeRequests.map((r: { id: number }) => r.id)).not.toContain(id);
+    const open = await admin("GET", `/api/admin/search/change-requests?state=open&createdBy=${alice.id}`);
+    expect(open.body.changeRequests.find((r: { id: number }) => r.id === id)).toMatchObject({
+      title: `Change request #${id}`,
+      state: "In review",
+      features: [flag],
+      approvals: 0,
+      minApprovals: 1,
+    });
+    expect((await admin("GET", `${BASE}/change-requests`)).body.map((r: { id: number }) => r.id)).toContain(
+      id,
+    );
+    await as(alice, "PUT", `${BASE}/change-requests/${id}/title`, { title: "Launch checkout" });
+    await as(bob, "POST", `${BASE}/change-requests/${id}/comments`, { text: "Looks good" });
+    await as(alice, "PUT", `${BASE}/change-requests/${id}/approvers`, { reviewers: [bob.id] });
+    const detail = await stateOf(id);
+    expect(detail).toMatchObject({
+      title: "Launch checkout",
+      comments: [{ text: "Looks good", createdBy: { username: expect.any(String) } }],
+      reviewers: [{ id: bob.id }],
+    });
+    const asked = await admin("GET", `/api/admin/search/change-requests?requestedApproverId=${bob.id}`);
+    expect(asked.body.changeRequests.map((r: { id: number }) => r.id)).toEqual([id]);
+    const cancelled = await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Cancelled" });
+    expect(cancelled.body.state).toBe("Cancelled");
+  });
+});
+
+describe("the change request scheduler across a restart", () => {
+  it("applies a schedule that fell due while the service was down, as soon as it is back", async () => {
+    const database = await freshDatabase("pglite");
+    try {
+      let server = await startTestServer("pglite", database);
+      const people = [
+        await createUser(server, { rootRole: "Editor" }),
+        await createUser(server, { rootRole: "Editor" }),
+      ];
+      const [alice, bob] = await Promise.all(
+        people.map((user) => login(server, user.username, user.password)),
+      );
+      const as = (cookie: string, method: string, path: string, body?: unknown) =>
+        server.request(path, { method, body, token: null, headers: { cookie: cookie! } });
+      await server.request(`${PROD}/change-requests/config`, {
+        method: "PUT",
+        body: { changeRequestsEnabled: true },
+      });
+      await server.request(`${BASE}/features`, { method: "POST", body: { name: "late-launch" } });
+      const token = await server.request("/api/admin/api-tokens", {
+        method: "POST",
+        body: { tokenName: "prod", type: "client", environment: "production", projects: ["*"] },
+      });
+      const served = async () =>
+        (await server.request("/api/client/features", { token: token.body.secret })).body.features.find(
+          (flag: { name: string }) => flag.name === "late-launch",
+        );
+      const draft = await as(alice!, "POST", `${PROD}/change-requests`, {
+        feature: "late-launch",
+        action: "updateEnabled",
+        payload: { enabled: true },
+      });
+      const id = draft.body.id;
+      await as(alice!, "PUT", `${BASE}/change-requests/${id}/state`, { state: "In review" });
+      await as(bob!, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" });
+      const at = new Date(Date.now() + 2000);
+      await as(alice!, "PUT", `${BASE}/change-requests/${id}/state`, {
+        state: "Scheduled",
+        scheduledAt: at.toISOString(),
+      });
+      await server.close();
+
+      await new Promise((resolve) => setTimeout(resolve, at.getTime() - Date.now() + 500));
+      server = await startTestServer("pglite", database);
+      try {
+        const end = Date.now() + 5000;
+        while (
+          (await server.request(`${BASE}/change-requests/${id}`)).body.state !== "Applied" &&
+          Date.now() < end
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect((await server.request(`${BASE}/change-requests/${id}`)).body.state).toBe("Applied");
+        expect((await served()).enabled).toBe(true);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)(
+  "the change request scheduler on instances sharing one database",
+  () => {
+    it("applies a schedule once, however many instances are running", async () => {
+      const database = await freshDatabase("postgres");
+      const instances = [
+        await startTestServer("postgres", database),
+        await startTestServer("postgres", database),
+      ];
+      try {
+        const [first] = instances as [TestServer, TestServer];
+        const people = [
+          await createUser(first, { rootRole: "Editor" }),
+          await createUser(first, { rootRole: "Editor" }),
+        ];
+        const [alice, bob] = await Promise.all(
+          people.map((user) => login(first, user.username, user.password)),
+        );
+        const as = (cookie: string, method: string, path: string, body?: unknown) =>
+          first.request(path, { method, body, token: null, headers: { cookie } });
+        await first.request(`${PROD}/change-requests/config`, {
+          method: "PUT",
+          body: { changeRequestsEnabled: true },
+        });
+        await first.request(`${BASE}/features`, { method: "POST", body: { name: "shared-launch" } });
+        const draft = await as(alice!, "POST", `${PROD}/change-requests`, {
+          feature: "shared-launch",
+          action: "updateEnabled",
+          payload: { enabled: true },
+        });
+        const id = draft.body.id;
+        await as(alice!, "PUT", `${BASE}/change-requests/${id}/state`, { state: "In review" });
+        await as(bob!, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" });
+        await as(alice!, "PUT", `${BASE}/change-requests/${id}/state`, {
+          state: "Scheduled",
+          scheduledAt: new Date(Date.now() + 1000).toISOString(),
+        });
+        const end = Date.now() + 5000;
+        while (
+          (await first.request(`${BASE}/change-requests/${id}`)).body.state !== "Applied" &&
+          Date.now() < end
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        // Both instances had the schedule in view; let the slower one look too.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const events = await first.db
+          .selectFrom("events")
+          .select("type")
+          .where("type", "in", [
+            "change-request-applied",
+            "feature-environment-enabled",
+            "feature-strategy-add",
+          ])
+          .where("feature_name", "is", null)
+          .execute();
+        const applied = await first.db
+          .selectFrom("events")
+          .select("type")
+          .where("type", "in", ["feature-environment-enabled", "feature-strategy-add"])
+          .where("feature_name", "=", "shared-launch")
+          .where("environment", "=", "production")
+          .execute();
+        expect(events.map((event) => event.type)).toEqual(["change-request-applied"]);
+        expect(applied.map((event) => event.type).sort()).toEqual([
+          "feature-environment-enabled",
+          "feature-strategy-add",
+        ]);
+      } finally {
+        for (const instance of instances) await instance.close();
+        await database.close();
+      }
+    });
+  },
+);
