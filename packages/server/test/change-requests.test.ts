@@ -584,6 +584,32 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
     ).toBe(400);
   });
 
+  it("lets a custom role that only applies apply what others wrote and approved", async () => {
+    const role = await admin("POST", "/api/admin/roles", {
+      name: `Release manager ${kind}`,
+      type: "custom",
+      permissions: [{ name: "APPLY_CHANGE_REQUEST", environment: "production" }],
+    });
+    expect(role.status).toBe(201);
+    const carol = await personWith("Viewer");
+    const given = await admin("POST", `${BASE}/access`, {
+      roles: [role.body.id],
+      users: [carol.id],
+      groups: [],
+    });
+    expect(given.status).toBe(200);
+    const flag = await newFlag();
+    const variants = [{ name: "blue", weight: 1000, weightType: "variable", stickiness: "default" }];
+    const id = await approved(alice, { feature: flag, action: "patchVariant", payload: { variants } });
+    expect(
+      (await as(carol, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Approved" })).status,
+    ).toBe(403);
+    const applied = await as(carol, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Applied" });
+    expect(applied.body).toMatchObject({ state: "Applied" });
+    const now = await admin("GET", `${BASE}/features/${flag}/environments/production/variants`);
+    expect(now.body.variants).toMatchObject([{ name: "blue", weight: 1000 }]);
+  });
+
   it("lists and searches requests, and counts those awaiting a person's review", async () => {
     const flag = await newFlag();
     const id = await submitted(alice, { feature: flag, action: "updateEnabled", payload: { enabled: true } });

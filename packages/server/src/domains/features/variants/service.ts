@@ -64,8 +64,9 @@ export class VariantService {
       const targets = environments ?? (await this.projects.environmentsOf(change.db, flag.project));
       for (const environment of targets) {
         await this.flags.requireEnvironment(change.db, flag, environment);
-        // The batch names its environments in the body, out of the route's sight.
-        if (environments)
+        // The batch names its environments in the body, out of the route's sight. A change
+        // request's author was asked when adding the change; its applier needs only to apply.
+        if (environments && !change.reviewed)
           requirePermission(actor, "UPDATE_FEATURE_ENVIRONMENT_VARIANTS", {
             project: flag.project,
             environment,
