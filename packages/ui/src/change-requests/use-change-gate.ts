@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import { api, unwrap } from "../api/client";
-import { useCan } from "../auth/session";
+import { meQuery, useCan, verdictOf } from "../auth/session";
 import { notifyDone } from "../components/notify";
 import {
   type ChangeInput,
@@ -56,7 +56,17 @@ export function useChangeGate(projectId: string) {
     (environment: string) => can("SKIP_CHANGE_REQUEST", { project: projectId, environment }).allowed,
     [can, projectId],
   );
-  const configs = useCallback(() => client.ensureQueryData(configQuery(projectId)), [client, projectId]);
+  // At the time of the change, both known for sure: a change made before the screen had
+  // loaded them is neither sent directly to be refused nor drafted for someone who may skip.
+  const known = useCallback(async () => {
+    const [configs, me] = await Promise.all([
+      client.ensureQueryData(configQuery(projectId)),
+      client.ensureQueryData(meQuery),
+    ]);
+    const skips = (environment: string) =>
+      verdictOf(me, "SKIP_CHANGE_REQUEST", { project: projectId, environment }).allowed;
+    return { configs, skips };
+  }, [client, projectId]);
 
   const draft = useCallback(
     async (environment: string, change: ChangeInput | ChangeInput[]): Promise<Outcome> => {
@@ -87,14 +97,16 @@ export function useChangeGate(projectId: string) {
         change: ChangeInput | ChangeInput[],
         direct: () => Promise<unknown>,
       ): Promise<Outcome> {
-        if (needsRequest(await configs(), environment, maySkip)) return draft(environment, change);
+        const { configs, skips } = await known();
+        if (needsRequest(configs, environment, skips)) return draft(environment, change);
         await direct();
         return { drafted: false };
       },
 
       /** A change to the flag as a whole, which every gated environment of the project reviews. */
       async sendFlagWide(change: ChangeInput, direct: () => Promise<unknown>): Promise<Outcome> {
-        const environment = flagWideEnvironment(await configs(), maySkip);
+        const { configs, skips } = await known();
+        const environment = flagWideEnvironment(configs, skips);
         if (environment !== undefined) return draft(environment, change);
         await direct();
         return { drafted: false };
@@ -102,15 +114,15 @@ export function useChangeGate(projectId: string) {
 
       /** The same change in several environments: split into those made directly and those drafted. */
       async partition(environments: readonly string[]) {
-        const known = await configs();
+        const { configs, skips } = await known();
         return {
-          direct: environments.filter((environment) => !needsRequest(known, environment, maySkip)),
-          drafted: environments.filter((environment) => needsRequest(known, environment, maySkip)),
+          direct: environments.filter((environment) => !needsRequest(configs, environment, skips)),
+          drafted: environments.filter((environment) => needsRequest(configs, environment, skips)),
         };
       },
       draft,
     }),
-    [config.data, configs, draft, maySkip],
+    [config.data, known, draft, maySkip],
   );
 }
 

@@ -33,26 +33,27 @@ const field = (name: string, stickiness: boolean) => ({
   usedInProjects: 0,
 });
 
-beforeEach(() => {
-  service.serve({
-    "GET /api/admin/strategies": {
-      version: 1,
-      strategies: [
-        definition("flexibleRollout", [
-          { name: "rollout", type: "percentage", required: false },
-          { name: "stickiness", type: "string", required: true },
-          { name: "groupId", type: "string", required: true },
-        ]),
-        definition("userWithId", [{ name: "userIds", type: "list", required: false }]),
-      ],
-    },
-    "GET /api/admin/segments": { segments: [] },
-    "GET /api/admin/projects/web/change-requests/config": [],
-    "GET /api/admin/context": [field("userId", false), field("tenant", true), field("region", false)],
-    [`POST ${strategies}`]: ({ body }: { body: object }) => ({ id: "new", ...body }),
-    [`PUT ${strategies}/s1`]: ({ body }: { body: object }) => ({ id: "s1", ...body }),
-  });
+const routes = () => ({
+  "GET /api/admin/strategies": {
+    version: 1,
+    strategies: [
+      definition("flexibleRollout", [
+        { name: "rollout", type: "percentage", required: false },
+        { name: "stickiness", type: "string", required: true },
+        { name: "groupId", type: "string", required: true },
+      ]),
+      definition("userWithId", [{ name: "userIds", type: "list", required: false }]),
+    ],
+  },
+  "GET /api/admin/segments": { segments: [] },
+  "GET /api/admin/projects/web/change-requests/config": [],
+  "GET /api/admin/user": { user: { id: 7, username: "ann" }, permissions: [] },
+  "GET /api/admin/context": [field("userId", false), field("tenant", true), field("region", false)],
+  [`POST ${strategies}`]: ({ body }: { body: object }) => ({ id: "new", ...body }),
+  [`PUT ${strategies}/s1`]: ({ body }: { body: object }) => ({ id: "s1", ...body }),
 });
+
+beforeEach(() => service.serve(routes()));
 
 const sentBody = () => service.sent.find((request) => request.method !== "GET")?.body;
 
@@ -154,5 +155,83 @@ describe("StrategyEditor", () => {
       segments: [],
       variants: [],
     });
+  });
+});
+
+describe("StrategyEditor where production requires change requests", () => {
+  const draft = "/api/admin/projects/web/environments/production/change-requests";
+  const strategy: Strategy = {
+    id: "s1",
+    name: "flexibleRollout",
+    title: null,
+    disabled: false,
+    featureName: "checkout",
+    sortOrder: 0,
+    segments: [],
+    constraints: [],
+    variants: [],
+    parameters: { rollout: "30", stickiness: "default", groupId: "checkout" },
+  };
+  const gated = (permissions: string[]) =>
+    service.serve({
+      ...routes(),
+      "GET /api/admin/projects/web/change-requests/config": [
+        { environment: "production", type: "production", changeRequestEnabled: true, requiredApprovals: 1 },
+      ],
+      "GET /api/admin/user": {
+        user: { id: 7, username: "ann" },
+        permissions: permissions.map((permission) => ({ permission })),
+      },
+      [`POST ${draft}`]: { id: 3, state: "Draft", features: [], segments: [] },
+    });
+  const edit = (onClose: () => void) =>
+    renderWithProviders(
+      <StrategyEditor
+        place={place}
+        environment="production"
+        strategy={strategy}
+        defaultStickiness="default"
+        onClose={onClose}
+      />,
+    );
+
+  it("adds the edit to the person's draft instead of saving it", async () => {
+    gated(["UPDATE_FEATURE_STRATEGY"]);
+    const onClose = vi.fn();
+    edit(onClose);
+    await userEvent.click(await screen.findByRole("button", { name: "Add to draft" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const writes = service.sent.filter((request) => request.method !== "GET");
+    expect(writes).toEqual([
+      {
+        method: "POST",
+        path: draft,
+        body: {
+          feature: "checkout",
+          action: "updateStrategy",
+          payload: {
+            id: "s1",
+            name: "flexibleRollout",
+            title: null,
+            disabled: false,
+            parameters: { rollout: "30", stickiness: "default", groupId: "checkout" },
+            constraints: [],
+            segments: [],
+            variants: [],
+          },
+        },
+      },
+    ]);
+  });
+
+  it("saves directly for someone who may skip change requests", async () => {
+    gated(["ADMIN"]);
+    const onClose = vi.fn();
+    edit(onClose);
+    await userEvent.click(await screen.findByRole("button", { name: "Save strategy" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(service.sent.filter((request) => request.method !== "GET").map((request) => request.path)).toEqual(
+      [`${strategies}/s1`],
+    );
   });
 });
