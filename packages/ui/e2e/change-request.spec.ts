@@ -69,6 +69,8 @@ test("a change to production is drafted, submitted, approved by someone else and
     await expect(badge).toBeVisible();
     await reviewer.getByRole("link", { name: /^Change requests/ }).click();
     const awaiting = reviewer.getByRole("table", { name: "Awaiting your review" });
+    await expect(awaiting).toContainText(FLAG);
+    await snap(reviewer, "change-requests-awaiting-review");
     await awaiting.getByRole("link", { name: /^Change request #\d+$/ }).click();
     await expect(reviewer).toHaveURL(requestUrl);
     await reviewer.getByRole("button", { name: "Approve" }).click();

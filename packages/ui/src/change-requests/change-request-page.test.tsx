@@ -192,6 +192,27 @@ describe("ChangeRequestView", () => {
     );
   });
 
+  it("shows the rollout switching a flag on adds where it has no active strategy", () => {
+    const shown = request("In review");
+    const [feature] = shown.features;
+    show({
+      ...shown,
+      features: [
+        {
+          ...feature!,
+          defaultChange: {
+            action: "addStrategy",
+            payload: { name: "flexibleRollout", constraints: [], parameters: { rollout: "100" } },
+          },
+        },
+      ],
+    });
+    expect(screen.getByText("Also, when applied: Add strategy flexibleRollout")).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Default change to checkout" })).toHaveTextContent(
+      /\+\s+"rollout": "100"/,
+    );
+  });
+
   it("adds a comment", async () => {
     show(request("In review"));
     await userEvent.type(screen.getByRole("textbox", { name: "Comment" }), "Looks right");
