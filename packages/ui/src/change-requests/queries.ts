@@ -12,7 +12,7 @@ const fetchRequest = (projectId: string, id: number) =>
     api.GET("/api/admin/projects/{projectId}/change-requests/{id}", { params: { path: { projectId, id } } }),
   );
 
-const SEARCH = "/api/admin/search/change-requests/" as const;
+const SEARCH = "/api/admin/search/change-requests" as const;
 export type SearchQuery = NonNullable<paths[typeof SEARCH]["get"]["parameters"]["query"]>;
 const search = (query: SearchQuery) => unwrap(api.GET(SEARCH, { params: { query } }));
 

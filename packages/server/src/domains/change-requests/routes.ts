@@ -251,7 +251,7 @@ export const changeRequestSearchRoutes: FastifyPluginAsyncTypebox<{
   changeRequests: ChangeRequestService;
 }> = async (app, { changeRequests }) => {
   app.get(
-    "/",
+    "",
     {
       config: none,
       schema: {
