@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { ExportQuery, ExportResult, ImportBody, ValidationReport } from "./schemas.js";
+import type { ImportExportService } from "./service.js";
+
+const tags = ["Import/Export"];
+// As the reference: any admin API caller; what the body asks is checked by the service.
+const none = { permission: "NONE" } as const;
+
+/** The reference's limit for these routes, which carry whole projects: 500 kB, or BODY_LIMIT if larger. */
+export const BATCH_BODY_LIMIT = 500 * 1024;
+
+/** Under `/api/admin/features-batch`. */
+export const importExportRoutes: FastifyPluginAsyncTypebox<{
+  importExport: ImportExportService;
+  bodyLimit: number;
+}> = async (app, { importExport, bodyLimit }) => {
+  const limit = Math.max(bodyLimit, BATCH_BODY_LIMIT);
+
+  app.post(
+    "/export",
+    {
+      config: none,
+      bodyLimit: limit,
+      schema: {
+        tags,
+        summary: "Exports flags from one environment: by name, by a tag's value, by project, or all of them",
+        body: ExportQuery,
+        response: { 200: ExportResult },
+      },
+    },
+    async (request, reply) => {
+      const result = await importExport.export(request.actor, request.body);
+      if (request.body.downloadFile) {
+        const day = new Date().toISOString().slice(0, 10);
+        reply.header(
+          "content-disposition",
+          `attachment; filename="export-${request.body.environment}-${day}.json"`,
+        );
+      }
+      return result;
+    },
+  );
+
+  app.post(
+    "/validate",
+    {
+      config: none,
+      bodyLimit: limit,
+      schema: {
+        tags,
+        summary:
+          "Says what importing the file would do: errors, warnings and missing permissions; writes nothing",
+        body: ImportBody,
+        response: { 200: ValidationReport },
+      },
+    },
+    (request) => importExport.validate(request.actor, request.body),
+  );
+
+  app.post(
+    "/import",
+    {
+      config: none,
+      bodyLimit: limit,
+      schema: {
+        tags,
+        summary: "Imports a file into a project and environment, all of it or nothing",
+        body: ImportBody,
+        response: { 200: Type.Null() },
+      },
+    },
+    async (request) => {
+      await importExport.import(request.actor, request.body);
+    },
+  );
+};
