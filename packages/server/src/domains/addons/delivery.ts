@@ -1,0 +1,196 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Db } from "../../db/connection.js";
+import type { Consumer } from "../events/outbox.js";
+import type { StoredEvent } from "../events/schemas.js";
+import type { Outbound, OutboundRequest } from "./outbound.js";
+import { type DeliveryContext, PROVIDERS } from "./providers.js";
+import type { Attempt, DeliveryState } from "./schemas.js";
+import { type AddonRow, integrationEventStore } from "./store.js";
+
+export interface DeliveryTiming {
+  /** The pause after a request's first failed attempt, doubled after each further one. */
+  retryMs: number;
+  /** How long one event's requests are retried before it is marked failed. */
+  giveUpMs: number;
+}
+
+/** How many deliveries each addon's log keeps. */
+export const KEPT_DELIVERIES = 100;
+
+/** An empty list, or one holding "*", matches everything; so does an event outside any project or environment. */
+const within = (list: readonly string[], value: string | null): boolean =>
+  value === null || list.length === 0 || list.includes("*") || list.includes(value);
+
+/** Whether the addon listens to the event: its type, limited by its projects and environments (spec, Events rule 2). */
+export const listensTo = (addon: AddonRow, event: StoredEvent): boolean =>
+  addon.events.includes(event.type) &&
+  within(addon.projects, event.project) &&
+  within(addon.environments, event.environment);
+
+/**
+ * Delivers the event log to the enabled addons, as one outbox consumer ("addons").
+ *
+ * One consumer for all addons rather than one per addon: consumers are registered when an
+ * instance starts and the outbox has no way to drop one, while addons come and go on any
+ * instance at any time; one consumer sees every addon as the database holds it when a batch
+ * arrives. Each addon gets its events of a batch in order, one after the other, while the
+ * addons are served side by side; the batch is acknowledged once every addon has delivered
+ * or given up, so a crash hands it over again (at least once). The price is that an addon
+ * whose destination is down holds the others' next batch for as long as it retries: bounded
+ * by the give-up time for the first event it cannot deliver, after which its other events of
+ * the batch get one attempt each, and by a small batch.
+ */
+export class AddonDelivery {
+  constructor(
+    private readonly db: Db,
+    private readonly outbound: Outbound,
+    private readonly context: DeliveryContext,
+    private readonly timing: DeliveryTiming,
+    private readonly enabledAddons: (db: Db) => Promise<AddonRow[]>,
+  ) {}
+
+  consumer(): Consumer {
+    return { name: "addons", batchSize: 10, handle: (events, signal) => this.handle(events, signal) };
+  }
+
+  private async handle(events: readonly StoredEvent[], signal: AbortSignal): Promise<void> {
+    const addons = await this.enabledAddons(this.db);
+    await Promise.all(
+      addons.map((addon) =>
+        this.deliverInOrder(
+          addon,
+          events.filter((event) => listensTo(addon, event)),
+          signal,
+        ),
+      ),
+    );
+  }
+
+  private async deliverInOrder(addon: AddonRow, events: StoredEvent[], signal: AbortSignal): Promise<void> {
+    let down = false;
+    for (const event of events) {
+      const state = await this.deliver(addon, event, signal, down ? 0 : this.timing.giveUpMs);
+      down = state === "failed";
+    }
+  }
+
+  /** Sends one event's requests, each retried until it succeeds or `giveUpMs` has passed, and logs how it went. */
+  private async deliver(
+    addon: AddonRow,
+    event: StoredEvent,
+    signal: AbortSignal,
+    giveUpMs: number,
+  ): Promise<DeliveryState> {
+    const provider = PROVIDERS.get(addon.provider);
+    let requests: Awaited<ReturnType<NonNullable<typeof provider>["requests"]>>;
+    try {
+      if (!provider) throw new Error(`unknown provider ${addon.provider}`);
+      requests = await provider.requests(event, addon.parameters, this.context);
+    } catch (error) {
+      return this.log(
+        addon,
+        event,
+        "failed",
+        `Could not build the request: ${(error as Error).message}`,
+        {},
+        [],
+      );
+    }
+    if ("nowhere" in requests) return this.log(addon, event, "failed", requests.nowhere, {}, []);
+
+    const started = Date.now();
+    const attempts: Attempt[] = [];
+    let delivered = 0;
+    for (const request of requests) {
+      if (await this.attemptUntilDone(request, attempts, started, giveUpMs, signal)) delivered += 1;
+    }
+    const urlIsSecret = provider!.definition.parameters.some((p) => p.name === "url" && p.sensitive);
+    const [first] = requests;
+    const details: Record<string, unknown> = first
+      ? {
+          url: shownUrl(first.url, urlIsSecret),
+          contentType: first.headers["content-type"],
+          body: first.body,
+          ...(requests.length > 1 || first.target
+            ? { targets: requests.map((request) => request.target) }
+            : {}),
+        }
+      : {};
+    const last = attempts[attempts.length - 1];
+    const tries = `${attempts.length} attempt${attempts.length === 1 ? "" : "s"}`;
+    if (delivered === requests.length) {
+      return this.log(
+        addon,
+        event,
+        "success",
+        `Delivered (${last?.statusCode}) after ${tries}.`,
+        details,
+        attempts,
+      );
+    }
+    const why = last?.error ?? "not delivered";
+    if (delivered === 0) {
+      return this.log(addon, event, "failed", `Not delivered after ${tries}: ${why}.`, details, attempts);
+    }
+    const summary = `Delivered ${delivered} of ${requests.length} requests; the last failure: ${why}.`;
+    return this.log(addon, event, "successWithErrors", summary, details, attempts);
+  }
+
+  private async attemptUntilDone(
+    request: OutboundRequest,
+    attempts: Attempt[],
+    started: number,
+    giveUpMs: number,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    for (let attempt = 1; ; attempt += 1) {
+      const at = new Date().toISOString();
+      const outcome = await this.outbound.send(request, signal);
+      attempts.push({
+        attempt,
+        at,
+        ...(request.target ? { target: request.target } : {}),
+        statusCode: outcome.statusCode,
+        response: outcome.response,
+        error: outcome.error,
+      });
+      if (outcome.ok) return true;
+      const pause = this.timing.retryMs * 2 ** (attempt - 1);
+      if (!outcome.retryable || Date.now() + pause - started > giveUpMs) return false;
+      await sleep(pause, undefined, { signal });
+    }
+  }
+
+  private async log(
+    addon: AddonRow,
+    event: StoredEvent,
+    state: DeliveryState,
+    stateDetails: string,
+    details: Record<string, unknown>,
+    attempts: Attempt[],
+  ): Promise<DeliveryState> {
+    await integrationEventStore.record(
+      this.db,
+      {
+        integration_id: addon.id,
+        state,
+        state_details: stateDetails,
+        event: JSON.stringify(event),
+        details: JSON.stringify(details),
+        attempts: JSON.stringify(attempts),
+      },
+      KEPT_DELIVERIES,
+    );
+    return state;
+  }
+}
+
+/** A URL that is itself a secret (an incoming webhook's) is shown by its origin only. */
+function shownUrl(url: string, secret: boolean): string {
+  if (!secret) return url;
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return "…";
+  }
+}

@@ -1,0 +1,333 @@
+import type { AddonParameters } from "../../db/schema.js";
+import type { EventType } from "../events/catalogue.js";
+import type { StoredEvent } from "../events/schemas.js";
+import { describeEvent, markdownBold, slackBold } from "./messages.js";
+import type { OutboundRequest } from "./outbound.js";
+import type { ParameterDefinition, ProviderDefinition } from "./schemas.js";
+import { renderTemplate } from "./template.js";
+
+type Tag = { type: string; value: string };
+
+/** What a provider may ask about while it turns an event into requests. */
+export interface DeliveryContext {
+  /** The event's tags and its flag's tags as they are now. */
+  tagsOf(event: StoredEvent): Promise<Tag[]>;
+  /** The Slack Web API's base URL. */
+  slackApiUrl: string;
+}
+
+export interface Provider {
+  definition: ProviderDefinition;
+  /** The requests one event becomes; none when it has nowhere to go (said as the reason). */
+  requests(
+    event: StoredEvent,
+    parameters: AddonParameters,
+    context: DeliveryContext,
+  ): Promise<OutboundRequest[] | { nowhere: string }>;
+}
+
+const FLAG_EVENTS: EventType[] = [
+  "feature-created",
+  "feature-metadata-updated",
+  "feature-project-change",
+  "feature-archived",
+  "feature-revived",
+  "feature-deleted",
+  "feature-strategy-add",
+  "feature-strategy-update",
+  "feature-strategy-remove",
+  "strategy-order-changed",
+  "feature-stale-on",
+  "feature-stale-off",
+  "feature-potentially-stale-on",
+  "feature-environment-enabled",
+  "feature-environment-disabled",
+  "feature-variants-updated",
+  "feature-environment-variants-updated",
+  "feature-tagged",
+  "feature-untagged",
+  "feature-completed",
+  "feature-uncompleted",
+  "feature-dependency-added",
+  "feature-dependency-removed",
+  "feature-dependencies-removed",
+];
+
+const CHANGE_REQUEST_EVENTS: EventType[] = [
+  "change-request-created",
+  "change-request-discarded",
+  "change-added",
+  "change-discarded",
+  "change-edited",
+  "change-request-rejected",
+  "change-request-approved",
+  "change-request-approval-added",
+  "change-request-cancelled",
+  "change-request-sent-to-review",
+  "change-request-schedule-suspended",
+  "change-request-applied",
+  "change-request-scheduled",
+  "change-request-scheduled-application-success",
+  "change-request-scheduled-application-failure",
+];
+
+const ADMIN_EVENTS: EventType[] = [
+  "project-created",
+  "project-updated",
+  "project-archived",
+  "project-revived",
+  "project-deleted",
+  "segment-created",
+  "segment-updated",
+  "segment-deleted",
+  "user-created",
+  "user-updated",
+  "user-deleted",
+  "group-created",
+  "group-updated",
+  "group-deleted",
+  "api-token-created",
+  "api-token-updated",
+  "api-token-deleted",
+  "addon-config-created",
+  "addon-config-updated",
+  "addon-config-deleted",
+];
+
+const parameter = (
+  name: string,
+  displayName: string,
+  type: ParameterDefinition["type"],
+  options: Partial<Omit<ParameterDefinition, "name" | "displayName" | "type">> = {},
+): ParameterDefinition => ({ name, displayName, type, required: false, sensitive: false, ...options });
+
+const customHeaders = parameter("customHeaders", "Extra HTTP headers", "textfield", {
+  description: 'Headers sent with every request, as a JSON object: {"X-Api-Version": "2"}',
+  placeholder: '{"Header-Name": "value"}',
+  sensitive: true,
+});
+
+const bodyTemplate = (description: string) =>
+  parameter("bodyTemplate", "Body template", "textfield", {
+    description:
+      `${description} Mustache fields: {{event.type}}, {{event.createdBy}}, {{event.data.name}}, ` +
+      "{{feature}}, {{project}}, {{environment}}, {{user}}, {{{eventJson}}}, {{eventMarkdown}}.",
+  });
+
+const text = (value: AddonParameters[string] | undefined): string =>
+  value === undefined ? "" : String(value);
+
+/** Extra headers, as stored: a JSON object of strings, checked when the addon was saved. */
+export const parseHeaders = (raw: AddonParameters[string] | undefined): Record<string, string> =>
+  text(raw).trim() ? (JSON.parse(text(raw)) as Record<string, string>) : {};
+
+const isJson = (contentType: string) => /[/+]json\b/i.test(contentType);
+
+const webhook: Provider = {
+  definition: {
+    name: "webhook",
+    displayName: "Webhook",
+    description: "Sends an HTTP POST for each event, with the event as JSON or a body of your own.",
+    documentationUrl: "https://docs.getunleash.io/reference/integrations/webhook",
+    parameters: [
+      parameter("url", "Webhook URL", "url", { required: true, sensitive: true }),
+      parameter("contentType", "Content-Type", "text", {
+        description: "The Content-Type header of the request.",
+        placeholder: "application/json",
+      }),
+      parameter("authorization", "Authorization", "text", {
+        description: "The Authorization header of the request.",
+        sensitive: true,
+      }),
+      customHeaders,
+      bodyTemplate("The request's body; without one, the event as JSON."),
+    ],
+    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
+    tagTypes: [],
+  },
+  async requests(event, parameters) {
+    const contentType = text(parameters.contentType) || "application/json";
+    const template = text(parameters.bodyTemplate);
+    const headers: Record<string, string> = {
+      ...parseHeaders(parameters.customHeaders),
+      "content-type": contentType,
+    };
+    if (text(parameters.authorization)) headers.authorization = text(parameters.authorization);
+    const body = template ? renderTemplate(template, event, isJson(contentType)) : JSON.stringify(event);
+    return [{ url: text(parameters.url), headers, body }];
+  },
+};
+
+const SLACK_TAG = {
+  name: "slack",
+  description: "Slack channels the Slack App posts a flag's events to.",
+  icon: "S",
+};
+
+const slackApp: Provider = {
+  definition: {
+    name: "slack-app",
+    displayName: "Slack App",
+    description:
+      "Posts events to Slack channels through a Slack app's bot token: the default channels, and the channels a flag names in its slack tags.",
+    documentationUrl: "https://docs.getunleash.io/reference/integrations/slack-app",
+    parameters: [
+      parameter("accessToken", "Bot token", "text", {
+        description: "The app's bot token (xoxb-…), with the chat:write scope.",
+        required: true,
+        sensitive: true,
+      }),
+      parameter("defaultChannels", "Default channels", "text", {
+        description: "Comma-separated channels every event is posted to, beside the flag's slack tags.",
+        placeholder: "general, releases",
+      }),
+    ],
+    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS, ...ADMIN_EVENTS],
+    tagTypes: [SLACK_TAG],
+  },
+  async requests(event, parameters, context) {
+    const tagged = (await context.tagsOf(event))
+      .filter((tag) => tag.type === "slack")
+      .map((tag) => tag.value);
+    const defaults = text(parameters.defaultChannels)
+      .split(",")
+      .map((channel) => channel.trim())
+      .filter(Boolean);
+    const channels = [...new Set([...tagged, ...defaults])];
+    if (channels.length === 0) {
+      return { nowhere: "No Slack channel: set default channels, or tag the flag with slack tags." };
+    }
+    const message = describeEvent(event, slackBold).slice(0, 3000);
+    return channels.map((channel) => ({
+      url: `${context.slackApiUrl.replace(/\/$/, "")}/chat.postMessage`,
+      target: channel,
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        authorization: `Bearer ${text(parameters.accessToken)}`,
+      },
+      body: JSON.stringify({
+        channel,
+        text: message,
+        blocks: [{ type: "section", text: { type: "mrkdwn", text: message } }],
+      }),
+      // The Web API answers 200 to nearly everything, and says in the body whether it worked.
+      accepted: (_status, body) => {
+        try {
+          return (JSON.parse(body) as { ok?: unknown }).ok === true;
+        } catch {
+          return false;
+        }
+      },
+    }));
+  },
+};
+
+const teams: Provider = {
+  definition: {
+    name: "teams",
+    displayName: "Microsoft Teams",
+    description:
+      "Posts events as Adaptive Cards to a Microsoft Teams channel's incoming webhook or workflow.",
+    documentationUrl: "https://docs.getunleash.io/reference/integrations/teams",
+    parameters: [
+      parameter("url", "Webhook URL", "url", {
+        description: "The channel's incoming webhook (or Workflows) URL.",
+        required: true,
+        sensitive: true,
+      }),
+      customHeaders,
+    ],
+    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
+    tagTypes: [],
+  },
+  async requests(event, parameters) {
+    const facts = [
+      ["Event", event.type],
+      ["Flag", event.featureName],
+      ["Project", event.project],
+      ["Environment", event.environment],
+      ["By", event.createdBy],
+    ]
+      .filter(([, value]) => value)
+      .map(([title, value]) => ({ title, value }));
+    const card = {
+      $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
+      type: "AdaptiveCard",
+      version: "1.4",
+      body: [
+        { type: "TextBlock", text: "Signalbox", weight: "Bolder", size: "Medium" },
+        { type: "TextBlock", text: describeEvent(event, markdownBold), wrap: true },
+        { type: "FactSet", facts },
+      ],
+    };
+    return [
+      {
+        url: text(parameters.url),
+        headers: { ...parseHeaders(parameters.customHeaders), "content-type": "application/json" },
+        body: JSON.stringify({
+          type: "message",
+          attachments: [
+            { contentType: "application/vnd.microsoft.card.adaptive", contentUrl: null, content: card },
+          ],
+        }),
+      },
+    ];
+  },
+};
+
+const DATADOG_EVENTS_URL = "https://api.datadoghq.com/api/v1/events";
+const DATADOG_TAG = {
+  name: "datadog",
+  description: "Tags sent with a flag's events to Datadog's event stream.",
+  icon: "D",
+};
+
+const datadog: Provider = {
+  definition: {
+    name: "datadog",
+    displayName: "Datadog",
+    description: "Sends events to Datadog's event stream, with the flag's tags.",
+    documentationUrl: "https://docs.getunleash.io/reference/integrations/datadog",
+    parameters: [
+      parameter("url", "Datadog events URL", "url", {
+        description: `The events API of your Datadog site; ${DATADOG_EVENTS_URL} when empty.`,
+        placeholder: DATADOG_EVENTS_URL,
+      }),
+      parameter("apiKey", "API key", "text", { required: true, sensitive: true }),
+      parameter("sourceTypeName", "Source type", "text", {
+        description: "Datadog's source_type_name of the events.",
+      }),
+      customHeaders,
+      bodyTemplate("The event's text; without one, a sentence saying what happened."),
+    ],
+    events: FLAG_EVENTS,
+    tagTypes: [DATADOG_TAG],
+  },
+  async requests(event, parameters, context) {
+    const template = text(parameters.bodyTemplate);
+    const message = template ? renderTemplate(template, event, false) : describeEvent(event, markdownBold);
+    const tags = [...new Set((await context.tagsOf(event)).map((tag) => `${tag.type}:${tag.value}`))];
+    const sourceTypeName = text(parameters.sourceTypeName);
+    return [
+      {
+        url: text(parameters.url) || DATADOG_EVENTS_URL,
+        headers: {
+          ...parseHeaders(parameters.customHeaders),
+          "content-type": "application/json",
+          "dd-api-key": text(parameters.apiKey),
+        },
+        body: JSON.stringify({
+          text: `%%% \n${message}\n %%% `,
+          title: "Signalbox notification update",
+          tags,
+          ...(sourceTypeName ? { source_type_name: sourceTypeName } : {}),
+        }),
+      },
+    ];
+  },
+};
+
+/** The providers this service delivers to, by name. */
+export const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
+  [webhook, slackApp, teams, datadog].map((provider) => [provider.definition.name, provider]),
+);

@@ -1,0 +1,95 @@
+import { type Insertable, type Selectable, sql } from "kysely";
+import type { Db } from "../../db/connection.js";
+import type { AddonTable, IntegrationEventTable } from "../../db/schema.js";
+
+export type AddonRow = Selectable<AddonTable>;
+export type IntegrationEventRow = Omit<Selectable<IntegrationEventTable>, "id"> & { id: string };
+
+export interface AddonFields {
+  provider: string;
+  description: string | null;
+  enabled: boolean;
+  parameters: AddonTable["parameters"]["__select__"];
+  events: string[];
+  projects: string[];
+  environments: string[];
+}
+
+const asColumns = (fields: AddonFields) => ({
+  provider: fields.provider,
+  description: fields.description,
+  enabled: fields.enabled,
+  parameters: JSON.stringify(fields.parameters),
+  events: JSON.stringify(fields.events),
+  projects: JSON.stringify(fields.projects),
+  environments: JSON.stringify(fields.environments),
+});
+
+export const addonStore = {
+  list: (db: Db): Promise<AddonRow[]> => db.selectFrom("addons").selectAll().orderBy("id").execute(),
+
+  enabled: (db: Db): Promise<AddonRow[]> =>
+    db.selectFrom("addons").selectAll().where("enabled", "=", true).orderBy("id").execute(),
+
+  byId: (db: Db, id: number): Promise<AddonRow | undefined> =>
+    db.selectFrom("addons").selectAll().where("id", "=", id).executeTakeFirst(),
+
+  async insert(db: Db, fields: AddonFields): Promise<number> {
+    const row = await db
+      .insertInto("addons")
+      .values(asColumns(fields))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return row.id;
+  },
+
+  async update(db: Db, id: number, fields: AddonFields): Promise<void> {
+    await db.updateTable("addons").set(asColumns(fields)).where("id", "=", id).execute();
+  },
+
+  async remove(db: Db, id: number): Promise<void> {
+    await db.deleteFrom("addons").where("id", "=", id).execute();
+  },
+};
+
+export const integrationEventStore = {
+  /** Records a delivery and cuts the addon's log to its newest `keep` entries. */
+  async record(db: Db, entry: Insertable<IntegrationEventTable>, keep: number): Promise<void> {
+    await db.insertInto("integration_events").values(entry).execute();
+    await db
+      .deleteFrom("integration_events")
+      .where("integration_id", "=", entry.integration_id)
+      .where(
+        "id",
+        "<",
+        db
+          .selectFrom("integration_events")
+          .select("id")
+          .where("integration_id", "=", entry.integration_id)
+          .orderBy("id", "desc")
+          .offset(keep - 1)
+          .limit(1),
+      )
+      .execute();
+  },
+
+  /** Newest first; ids as text, being bigints. */
+  list: (db: Db, integrationId: number, limit: number, offset: number): Promise<IntegrationEventRow[]> =>
+    db
+      .selectFrom("integration_events")
+      .select([
+        sql<string>`id::text`.as("id"),
+        "integration_id",
+        "created_at",
+        "state",
+        "state_details",
+        "event",
+        "details",
+        "attempts",
+      ])
+      .where("integration_id", "=", integrationId)
+      .orderBy("integration_events.id", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+};
