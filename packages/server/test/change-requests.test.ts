@@ -404,7 +404,7 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
   it("applies every change or none, and says which one failed", async () => {
     const flag = await newFlag();
     const segment = await admin("POST", "/api/admin/segments", { name: `beta-${kind}`, constraints: [] });
-    const before = await admin("GET", `${BASE}/features/${flag}`);
+    const before = (await admin("GET", `${BASE}/features/${flag}`)).body;
     const id = await approved(alice, [
       { feature: flag, action: "addStrategy", payload: { name: "default", parameters: {}, constraints: [] } },
       {
@@ -422,7 +422,7 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
     expect(failed.body.message).toMatch(
       /^Change 2 of 3 \(addStrategy on checkout-\d+\) could not be applied, so none was: .*Segment \d+ does not exist/,
     );
-    expect(await admin("GET", `${BASE}/features/${flag}`)).toEqual(before);
+    expect((await admin("GET", `${BASE}/features/${flag}`)).body).toEqual(before);
     expect((await stateOf(id)).state).toBe("Approved");
     expect(await eventTypes(since)).toEqual([]);
   });
