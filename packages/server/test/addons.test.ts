@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.js";
 import { databaseKinds } from "./support/database.js";
 import { sessionOf } from "./support/people.js";
 import { startTestServer, type TestServer } from "./support/server.js";
@@ -304,5 +305,23 @@ describe.each(databaseKinds)("addons (%s)", (kind) => {
     );
     expect((await server.request(`${ADDONS}/${made.body.id}`, viewer)).status).toBe(200);
     expect((await server.request(`${ADDONS}/${made.body.id}/events`, viewer)).status).toBe(200);
+  });
+});
+
+describe("addon settings from the environment", () => {
+  it("reads the allow-private switch and the allow list, and names a variable it cannot read", () => {
+    const config = loadConfig({
+      UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: "true",
+      UNLEASH_ALLOW_LIST_INTEGRATION: "hooks.internal, Example.COM",
+    });
+    expect(config.integrations).toMatchObject({
+      allowPrivateUrl: true,
+      allowList: ["hooks.internal", "example.com"],
+    });
+    expect(loadConfig({}).integrations.allowPrivateUrl).toBe(false);
+    expect(() => loadConfig({ UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: "yes" })).toThrow(
+      /UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION must be true or false/,
+    );
+    expect(() => loadConfig({ INTEGRATION_GIVE_UP_MS: "soon" })).toThrow(/INTEGRATION_GIVE_UP_MS/);
   });
 });
