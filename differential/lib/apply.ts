@@ -134,7 +134,17 @@ export async function apply(
     });
     if (flag && ok(reference.status) !== ok(signalbox.status)) applied.diverged.add(flag);
   };
-  for (const phase of plan.phases) {
+  await runPhases(plan.phases, concurrency, runStep);
+  return applied;
+}
+
+/** Runs the phases in order: in each, a group's steps in order, the groups in parallel. */
+async function runPhases(
+  phases: Plan["phases"],
+  concurrency: number,
+  runStep: (step: Step) => Promise<void>,
+): Promise<void> {
+  for (const phase of phases) {
     const groups = new Map<string, Step[]>();
     for (const step of phase.steps) {
       const key = step.group ?? step.flag ?? `#${groups.size}`;
@@ -146,5 +156,31 @@ export async function apply(
       for (const step of steps) await runStep(step);
     });
   }
-  return applied;
+}
+
+/**
+ * Sends the steps of the named phases (those `keep` leaves in) to one service alone, in the
+ * same order and grouping as `apply`: how the migration test configures the reference it
+ * migrates from. Returns the ids the service handed out and the steps it refused.
+ */
+export async function applyTo(
+  plan: Plan,
+  service: RunningService,
+  adminToken: string,
+  phases: readonly string[],
+  keep: (step: Step) => boolean = () => true,
+  concurrency = 6,
+): Promise<{ ids: Ids; calls: number; refused: { label: string; answer: Answer }[] }> {
+  const ids: Ids = { segments: new Map(), strategies: new Map(), tokens: new Map() };
+  const result = { ids, calls: 0, refused: [] as { label: string; answer: Answer }[] };
+  const chosen = plan.phases
+    .filter((phase) => phases.includes(phase.name))
+    .map((phase) => ({ ...phase, steps: phase.steps.filter(keep) }));
+  await runPhases(chosen, concurrency, async (step) => {
+    const answer = await send(service, adminToken, step, ids);
+    result.calls++;
+    if (ok(answer.status)) step.remember?.(ids, answer.body);
+    else result.refused.push({ label: step.label, answer });
+  });
+  return result;
 }

@@ -531,7 +531,7 @@ export class ImportExportService {
     for (const env of cleaned.environments) {
       if (env.variants.length === 0) continue;
       const variants = writable(Variants, env.variants, "The variants are not valid.");
-      await links.variants.set(actor, project, env.featureName, [environment], { variants });
+      await links.variants.set(actor, project, env.featureName, [environment], { asSent: variants });
     }
     for (const type of found.newTagTypes) {
       await links.tagTypes.create(
@@ -692,9 +692,20 @@ function strategyInput(strategy: Cleaned["strategies"][number], segmentIds: Map<
     sortOrder: strategy.sortOrder,
     constraints: strategy.constraints,
     parameters: strategy.parameters,
-    variants: strategy.variants,
+    variants: strategy.variants && remainderFirst(strategy.variants),
     segments: strategy.segments?.map((id) => segmentIds.get(id) ?? id),
   }) as StrategyInput;
+}
+
+/**
+ * A strategy's variants are settled again as they are written, and an uneven split's
+ * remainder goes to the first variable variants as sent. A file holds them settled and
+ * sorted by name: sent with the heavier variable ones first, each gets back the weight it
+ * had, and users are placed as they were where the file came from.
+ */
+function remainderFirst<T extends { weight: number; weightType?: string }>(variants: T[]): T[] {
+  const rank = (variant: T) => (variant.weightType === "fix" ? -1 : variant.weight);
+  return [...variants].sort((a, b) => rank(b) - rank(a));
 }
 
 const tagTypeInput = (type: ImportData["tagTypes"][number]) =>
