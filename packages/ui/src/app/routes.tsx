@@ -34,6 +34,7 @@ export const router = createBrowserRouter([
       { path: "tag-types", ...page(() => import("../tag-types/tag-types-page")) },
       { path: "strategy-types", ...page(() => import("../strategy-types/strategy-types-page")) },
       { path: "api-tokens", ...page(() => import("../tokens/api-tokens-page")) },
+      { path: "integrations", ...page(() => import("../integrations/integrations-page")) },
       { path: "applications", ...page(() => import("../applications/applications-page")) },
       { path: "applications/:appName", ...page(() => import("../applications/application-page")) },
       { path: "events", ...page(() => import("../events/events-page")) },

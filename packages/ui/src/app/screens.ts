@@ -19,6 +19,7 @@ export const SCREENS: readonly Screen[] = [
   { path: "/tag-types", label: "Tag types", section: "Configure" },
   { path: "/strategy-types", label: "Strategy types", section: "Configure" },
   { path: "/api-tokens", label: "API tokens", section: "Configure" },
+  { path: "/integrations", label: "Integrations", section: "Configure" },
   { path: "/applications", label: "Applications", section: "Observe" },
   { path: "/events", label: "Event log", section: "Observe" },
   { path: "/admin/users", label: "Users", section: "Admin", permission: "ADMIN" },

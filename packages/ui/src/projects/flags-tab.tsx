@@ -5,6 +5,8 @@ import { useCallback, useDeferredValue, useMemo, useState } from "react";
 import { useCan, type Verdict } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
 import { GuardedButton } from "../components/guarded-button";
+import { ExportForm } from "../import-export/export-dialog";
+import { ImportForm } from "../import-export/import-dialog";
 import {
   type FlagFilter,
   filterFlags,
@@ -44,6 +46,8 @@ export function FlagsTab({ project }: { project: Project }) {
   const switchFlag = useSwitchFlag(projectId);
   const favoriteFlag = useFavoriteFlag(projectId);
   const [creating, { open, close }] = useDisclosure();
+  const [exporting, { open: openExport, close: closeExport }] = useDisclosure();
+  const [importing, { open: openImport, close: closeImport }] = useDisclosure();
   const [filter, setFilter] = useState<FlagFilter>(NO_FILTER);
   const [sort, setSort] = useState<Sort>({ key: "createdAt", descending: true });
   // Typing stays responsive: the list catches up with the search box when React has time.
@@ -158,12 +162,28 @@ export function FlagsTab({ project }: { project: Project }) {
             </Button>
           )}
         </Group>
-        <GuardedButton
-          verdict={creationVerdict(project, can("CREATE_FEATURE", { project: projectId }))}
-          onClick={open}
-        >
-          New flag
-        </GuardedButton>
+        <Group gap="sm">
+          <Button variant="default" onClick={openExport}>
+            Export
+          </Button>
+          <GuardedButton
+            variant="default"
+            verdict={
+              project.archivedAt
+                ? { allowed: false, reason: "The project is archived: revive it first." }
+                : { allowed: true, reason: undefined }
+            }
+            onClick={openImport}
+          >
+            Import
+          </GuardedButton>
+          <GuardedButton
+            verdict={creationVerdict(project, can("CREATE_FEATURE", { project: projectId }))}
+            onClick={open}
+          >
+            New flag
+          </GuardedButton>
+        </Group>
       </Group>
       {flags.error && <ErrorPanel error={flags.error} />}
       <Group gap="xs" aria-live="polite">
@@ -195,6 +215,18 @@ export function FlagsTab({ project }: { project: Project }) {
       />
       <Modal opened={creating} onClose={close} title="New flag" size="lg">
         <NewFlagForm project={project} onDone={close} />
+      </Modal>
+      <Modal opened={exporting} onClose={closeExport} title={`Export flags of ${project.name}`}>
+        <ExportForm projectId={projectId} environments={columns} onDone={closeExport} />
+      </Modal>
+      <Modal
+        opened={importing}
+        onClose={closeImport}
+        title={`Import flags into ${project.name}`}
+        size="lg"
+        closeOnClickOutside={false}
+      >
+        <ImportForm projectId={projectId} environments={columns} onDone={closeImport} />
       </Modal>
     </Stack>
   );

@@ -12,12 +12,14 @@ import { notifyDone } from "../components/notify";
 import { AccessTab } from "./access-tab";
 import { FlagsTab } from "./flags-tab";
 import { healthColor } from "./health";
+import { InsightsTab } from "./insights-tab";
 import { projectPath } from "./paths";
 import { type Project, useFavoriteProject, useProject } from "./queries";
 import { SettingsTab } from "./settings-tab";
 
 const TABS = [
   { value: "flags", label: "Flags" },
+  { value: "insights", label: "Health and insights" },
   { value: "change-requests", label: "Change requests" },
   { value: "settings", label: "Settings" },
   { value: "access", label: "Access" },
@@ -54,6 +56,9 @@ export default function ProjectPage() {
         </Tabs.List>
         <Tabs.Panel value="flags" pt="md">
           <FlagsTab project={details} />
+        </Tabs.Panel>
+        <Tabs.Panel value="insights" pt="md">
+          <InsightsTab projectId={details.id} />
         </Tabs.Panel>
         <Tabs.Panel value="change-requests" pt="md">
           <ChangeRequestsTab projectId={details.id} />

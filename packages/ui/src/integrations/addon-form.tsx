@@ -1,0 +1,278 @@
+import {
+  Anchor,
+  Button,
+  Fieldset,
+  Group,
+  MultiSelect,
+  PasswordInput,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from "@mantine/core";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { ApiError, api, unwrap } from "../api/client";
+import { FormError } from "../components/form-error";
+import { notifyDone } from "../components/notify";
+import { useProjects } from "../projects/projects-page";
+import { useEnvironments } from "../projects/queries";
+import {
+  initialParameters,
+  keepsStored,
+  MASK,
+  type ParameterValues,
+  parameterProblems,
+  parametersToSend,
+} from "./parameters";
+import { type Addon, addonsKey, type ParameterDefinition, type Provider } from "./queries";
+
+/**
+ * What typing into a field that holds the mask means: the mask stands for the stored value,
+ * so a character typed before or after it starts a new value, and deleting any of it clears
+ * the field; text typed over it (it is selected on focus) or pasted replaces it. The mask is
+ * never sent with something stuck to it.
+ */
+export function replaceMask(previous: string, next: string): string {
+  if (previous !== MASK || next === MASK) return next;
+  if (next.startsWith(MASK)) return next.slice(MASK.length);
+  if (next.endsWith(MASK)) return next.slice(0, -MASK.length);
+  // Part of the mask deleted: the stored value is dropped, nothing is kept of the stars.
+  return /^\**$/.test(next) ? "" : next;
+}
+
+/** The service's word on one parameter (`parameters.url`), when it named it. */
+function serviceSaid(error: unknown, name: string): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const said = error.details
+    .filter(
+      (detail) => detail.path?.replace(/^\/?(body[./])?/, "").replaceAll("/", ".") === `parameters.${name}`,
+    )
+    .map((detail) => detail.message);
+  return said.length > 0 ? said.join(" ") : undefined;
+}
+
+function ParameterField({
+  definition,
+  value,
+  stored,
+  error,
+  onChange,
+}: {
+  definition: ParameterDefinition;
+  value: string;
+  stored: boolean;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  const kept = keepsStored(definition, value);
+  const description = [
+    definition.description,
+    definition.sensitive &&
+      (stored
+        ? kept
+          ? "Stored and hidden: left as it is, the stored value is kept; type to replace it."
+          : "Replaces the stored value when saved."
+        : "Hidden once saved."),
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const common = {
+    label: definition.displayName,
+    description: description || undefined,
+    placeholder: definition.placeholder,
+    required: definition.required,
+    error,
+    value,
+  };
+  if (definition.sensitive && definition.type !== "textfield")
+    return (
+      <PasswordInput
+        {...common}
+        autoComplete="off"
+        // Mantine marks a PasswordInput invalid for its styles only.
+        aria-invalid={error ? true : undefined}
+        // Typing into the mask replaces it, as `replaceMask` reads it.
+        onFocus={(event) => kept && event.currentTarget.select()}
+        onChange={(event) => onChange(replaceMask(value, event.currentTarget.value))}
+      />
+    );
+  if (definition.type === "textfield")
+    return (
+      <Textarea
+        {...common}
+        autosize
+        minRows={definition.name === "bodyTemplate" ? 4 : 2}
+        styles={{ input: { fontFamily: "monospace" } }}
+        onFocus={(event) => kept && event.currentTarget.select()}
+        onChange={(event) => onChange(replaceMask(value, event.currentTarget.value))}
+      />
+    );
+  return (
+    <TextInput
+      {...common}
+      type={definition.type === "url" ? "url" : "text"}
+      onChange={(event) => onChange(event.currentTarget.value)}
+    />
+  );
+}
+
+/**
+ * Creates an addon of a provider, or changes one: its fields are the provider's parameter
+ * definitions (required ones marked, sensitive ones hidden and kept as the service's mask
+ * until something new is typed), the events it sends, and the projects and environments it
+ * is limited to.
+ */
+export function AddonForm({
+  provider,
+  addon,
+  onDone,
+}: {
+  provider: Provider;
+  addon: Addon | undefined;
+  onDone: () => void;
+}) {
+  const client = useQueryClient();
+  const projects = useProjects();
+  const environments = useEnvironments();
+  const [description, setDescription] = useState(addon?.description ?? "");
+  const [enabled, setEnabled] = useState(addon?.enabled ?? true);
+  const [values, setValues] = useState<ParameterValues>(() => initialParameters(provider, addon));
+  const [events, setEvents] = useState<string[]>(addon?.events ?? []);
+  const [projectIds, setProjectIds] = useState<string[]>(addon?.projects.filter((p) => p !== "*") ?? []);
+  const [environmentNames, setEnvironmentNames] = useState<string[]>(
+    addon?.environments.filter((e) => e !== "*") ?? [],
+  );
+  const [tried, setTried] = useState(false);
+
+  const problems = parameterProblems(provider, values);
+  const eventsProblem = events.length === 0 ? "Choose at least one event to send." : undefined;
+  const save = useMutation({
+    meta: { quiet: true },
+    mutationFn: async () => {
+      const body = {
+        provider: provider.name,
+        enabled,
+        description: description.trim() || null,
+        parameters: parametersToSend(provider, values),
+        events,
+        projects: projectIds,
+        environments: environmentNames,
+      };
+      if (addon)
+        await unwrap(api.PUT("/api/admin/addons/{id}", { params: { path: { id: addon.id } }, body }));
+      else await unwrap(api.POST("/api/admin/addons", { body }));
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: addonsKey });
+      notifyDone(
+        addon ? `${provider.displayName} integration saved.` : `${provider.displayName} integration created.`,
+      );
+      onDone();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (Object.keys(problems).length === 0 && !eventsProblem) save.mutate();
+  };
+  const inline = provider.parameters.filter((definition) => serviceSaid(save.error, definition.name));
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Text size="sm" c="dimmed">
+          {provider.description}{" "}
+          <Anchor href={provider.documentationUrl} target="_blank" rel="noreferrer">
+            Documentation
+          </Anchor>
+        </Text>
+        <Switch
+          label="Enabled"
+          description="A disabled integration keeps its settings and sends nothing."
+          checked={enabled}
+          onChange={(event) => setEnabled(event.currentTarget.checked)}
+        />
+        <Textarea
+          label="Description"
+          autosize
+          value={description}
+          onChange={(event) => setDescription(event.currentTarget.value)}
+        />
+        <Fieldset legend="Parameters">
+          <Stack>
+            {provider.parameters.map((definition) => (
+              <ParameterField
+                key={definition.name}
+                definition={definition}
+                value={values[definition.name] ?? ""}
+                stored={addon?.parameters[definition.name] !== undefined}
+                error={
+                  (tried ? problems[definition.name] : undefined) ?? serviceSaid(save.error, definition.name)
+                }
+                onChange={(value) => setValues((current) => ({ ...current, [definition.name]: value }))}
+              />
+            ))}
+          </Stack>
+        </Fieldset>
+        <Fieldset legend="What it sends">
+          <Stack>
+            <MultiSelect
+              label="Events"
+              description="The events this integration sends."
+              required
+              searchable
+              clearable
+              data={provider.events}
+              value={events}
+              onChange={setEvents}
+              error={tried ? eventsProblem : undefined}
+              maxDropdownHeight={260}
+            />
+            <Group gap="xs">
+              <Button variant="subtle" size="compact-sm" onClick={() => setEvents(provider.events)}>
+                Select all events
+              </Button>
+              <Button variant="subtle" size="compact-sm" onClick={() => setEvents([])}>
+                Clear events
+              </Button>
+            </Group>
+            <MultiSelect
+              label="Projects"
+              description="Only events of these projects. Empty: every project."
+              placeholder={projectIds.length === 0 ? "All projects" : undefined}
+              searchable
+              clearable
+              data={(projects.data?.projects ?? []).map((project) => ({
+                value: project.id,
+                label: project.name,
+              }))}
+              value={projectIds}
+              onChange={setProjectIds}
+            />
+            <MultiSelect
+              label="Environments"
+              description="Only events of these environments. Empty: every environment."
+              placeholder={environmentNames.length === 0 ? "All environments" : undefined}
+              searchable
+              clearable
+              data={(environments.data?.environments ?? []).map((environment) => environment.name)}
+              value={environmentNames}
+              onChange={setEnvironmentNames}
+            />
+          </Stack>
+        </Fieldset>
+        <FormError error={save.error} inline={inline.length > 0 ? ["parameters"] : []} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {addon ? "Save integration" : "Create integration"}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
