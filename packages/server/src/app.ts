@@ -10,6 +10,8 @@ import { memberRoutes } from "./domains/access/members/routes.js";
 import { MemberService } from "./domains/access/members/service.js";
 import { roleRoutes } from "./domains/access/roles/routes.js";
 import { RoleService } from "./domains/access/roles/service.js";
+import { addonRoutes } from "./domains/addons/routes.js";
+import { AddonService } from "./domains/addons/service.js";
 import { changeRequestRoutes, changeRequestSearchRoutes } from "./domains/change-requests/routes.js";
 import { ChangeRequestScheduler } from "./domains/change-requests/scheduler.js";
 import { ChangeRequestService } from "./domains/change-requests/service.js";
@@ -37,6 +39,11 @@ import { variantRoutes } from "./domains/features/variants/routes.js";
 import { VariantService } from "./domains/features/variants/service.js";
 import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
+import { importExportRoutes } from "./domains/import-export/routes.js";
+import { ImportExportService } from "./domains/import-export/service.js";
+import { insightRoutes } from "./domains/insights/routes.js";
+import { InsightsService } from "./domains/insights/service.js";
+import { StalenessJob } from "./domains/insights/staleness.js";
 import { applicationRoutes, flagUsageRoutes, usageRoutes } from "./domains/metrics/routes.js";
 import { MetricsService } from "./domains/metrics/service.js";
 import { personalTokenRoutes, serviceAccountTokenRoutes } from "./domains/personal-tokens/routes.js";
@@ -74,7 +81,7 @@ import { type PoolStats, Telemetry } from "./telemetry.js";
 export function createServices(
   db: Db,
   telemetry = new Telemetry(),
-  settings: Pick<Config, "sessionTtlHours" | "loginFailuresPerMinute"> = defaultConfig(),
+  settings: Pick<Config, "sessionTtlHours" | "loginFailuresPerMinute" | "integrations"> = defaultConfig(),
 ) {
   const events = new EventService(db, telemetry);
   const clientFeatures = new ClientFeaturesService(db, events, telemetry);
@@ -88,6 +95,7 @@ export function createServices(
     () => flags,
     () => ({ members, favorites }),
     () => changeRequests,
+    () => insights,
   );
   // Roles ask who holds them before one is deleted; groups and members ask roles what can be given.
   const roles = new RoleService(db, events, environments, () => ({ users, groups, members }));
@@ -128,6 +136,8 @@ export function createServices(
   const metrics = new MetricsService(db, events, { flags, lifecycle, environments, strategyDefinitions });
   const favorites = new FavoriteService(db, events, { flags, projects });
   const playground = new PlaygroundService(db, clientFeatures, strategies);
+  const insights = new InsightsService(db, { projects, flags });
+  const staleness = new StalenessJob(events, flags);
   const changeRequests = new ChangeRequestService(db, events, {
     projects,
     environments,
@@ -135,6 +145,21 @@ export function createServices(
     targets: () => ({ flags, strategies, variants, dependencies, segments }),
   });
   const changeRequestScheduler = new ChangeRequestScheduler(changeRequests, events.outbox, events);
+  const addons = new AddonService(db, events, { tagTypes, featureTags }, settings.integrations);
+  const importExport = new ImportExportService(db, events, {
+    flags,
+    strategies,
+    variants,
+    featureTags,
+    tagTypes,
+    contextFields,
+    dependencies,
+    segments,
+    definitions: strategyDefinitions,
+    projects,
+    environments,
+    changeRequests,
+  });
   return {
     telemetry,
     events,
@@ -151,6 +176,10 @@ export function createServices(
     playground,
     changeRequests,
     changeRequestScheduler,
+    insights,
+    staleness,
+    addons,
+    importExport,
     clientFeatures,
     frontend,
     metrics,
@@ -308,7 +337,17 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     prefix: "/api/admin/search/change-requests",
     changeRequests: services.changeRequests,
   });
+  await app.register(addonRoutes, { prefix: "/api/admin/addons", addons: services.addons });
+  await app.register(insightRoutes, {
+    prefix: "/api/admin/projects/:projectId",
+    insights: services.insights,
+  });
   await app.register(playgroundRoutes, { prefix: "/api/admin/playground", playground: services.playground });
+  await app.register(importExportRoutes, {
+    prefix: "/api/admin/features-batch",
+    importExport: services.importExport,
+    bodyLimit: config.bodyLimit,
+  });
   await app.register(favoriteRoutes, {
     prefix: "/api/admin/projects/:projectId",
     favorites: services.favorites,

@@ -31,6 +31,23 @@ export interface Config {
   defaultAdmin: { username: string; password: string } | undefined;
   /** The built web UI served at `/`; undefined serves none (the API works without it). */
   uiDir: string | undefined;
+  /** Where addons may deliver, and how hard they try. */
+  integrations: IntegrationSettings;
+}
+
+export interface IntegrationSettings {
+  /** Destinations on private, loopback, link-local or reserved addresses are allowed. */
+  allowPrivateUrl: boolean;
+  /** Hosts allowed whatever their addresses. */
+  allowList: string[];
+  /** How long one delivery attempt may take, in ms. */
+  timeoutMs: number;
+  /** The pause after a delivery's first failed attempt, doubled after each further one. */
+  retryMs: number;
+  /** How long a delivery is retried before it is marked failed, in ms. */
+  giveUpMs: number;
+  /** The Slack Web API, which the Slack App addon posts to. */
+  slackApiUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +115,36 @@ export const VARIABLES: readonly { name: string; fallback: string; meaning: stri
   },
   { name: "SESSION_TTL_HOURS", fallback: "48", meaning: "how long a login lasts" },
   {
+    name: "UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION",
+    fallback: "false",
+    meaning: "true lets addons deliver to private, loopback, link-local and reserved addresses",
+  },
+  {
+    name: "UNLEASH_ALLOW_LIST_INTEGRATION",
+    fallback: "none",
+    meaning: "comma-separated hosts addons may deliver to whatever their addresses",
+  },
+  {
+    name: "INTEGRATION_TIMEOUT_MS",
+    fallback: "10000",
+    meaning: "how long one addon delivery attempt may take",
+  },
+  {
+    name: "INTEGRATION_RETRY_MS",
+    fallback: "1000",
+    meaning: "the pause after an addon delivery's first failed attempt, doubled after each further one",
+  },
+  {
+    name: "INTEGRATION_GIVE_UP_MS",
+    fallback: "60000",
+    meaning: "how long an addon delivery is retried before it is marked failed",
+  },
+  {
+    name: "INTEGRATION_SLACK_API_URL",
+    fallback: "https://slack.com/api",
+    meaning: "the Slack Web API the Slack App addon posts to (a proxy's, say)",
+  },
+  {
     name: "SIMPLE_LOGIN_LIMIT_PER_MINUTE",
     fallback: "10",
     meaning: "failed logins one address may make in a minute before it must wait",
@@ -133,6 +180,13 @@ function trustProxy(raw: string | undefined): boolean | string {
     }
   }
   return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? "").trim().toLowerCase();
+  if (raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 // Both or neither, as the reference: half an account would be a surprise at the login page.
@@ -211,6 +265,14 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailuresPerMinute: attempt(() => integer(env, "SIMPLE_LOGIN_LIMIT_PER_MINUTE", 10, 1, 100_000), 10),
     defaultAdmin: attempt(() => defaultAdmin(env), undefined),
     uiDir: uiDir(env.UI_DIR),
+    integrations: {
+      allowPrivateUrl: attempt(() => flag(env, "UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION"), false),
+      allowList: list(env.UNLEASH_ALLOW_LIST_INTEGRATION).map((host) => host.toLowerCase()),
+      timeoutMs: attempt(() => integer(env, "INTEGRATION_TIMEOUT_MS", 10_000, 100, 600_000), 10_000),
+      retryMs: attempt(() => integer(env, "INTEGRATION_RETRY_MS", 1000, 1, 600_000), 1000),
+      giveUpMs: attempt(() => integer(env, "INTEGRATION_GIVE_UP_MS", 60_000, 0, 86_400_000), 60_000),
+      slackApiUrl: env.INTEGRATION_SLACK_API_URL || "https://slack.com/api",
+    },
   };
   for (const [name, tokens] of Object.entries({
     INIT_ADMIN_API_TOKENS: config.initTokens.admin,

@@ -49,6 +49,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     services.users.start(60_000);
     services.sessions.start(3_600_000);
     services.metrics.start(3_600_000);
+    services.staleness.start(3_600_000, app.log);
     for (const [variable, type] of [
       ["INIT_ADMIN_API_TOKENS", "admin"],
       ["INIT_CLIENT_API_TOKENS", "client"],
@@ -63,6 +64,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const admin = await services.users.bootstrapAdmin(config.defaultAdmin);
     services.events.outbox.start(app.log);
     await services.changeRequestScheduler.start(app.log);
+    await services.addons.start();
     const url = await app.listen({ port: config.port, host: config.host });
     if (admin) {
       const notice =
@@ -85,6 +87,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
           await services.events.outbox.stop();
           await services.events.stop();
           services.metrics.stop();
+          await services.staleness.stop();
           await app.close();
           await services.tokens.stop();
           await services.personalTokens.stop();

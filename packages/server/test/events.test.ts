@@ -148,9 +148,7 @@ describe.each(databaseKinds)("event log (%s)", (kind) => {
     expect(logged.length).toBeGreaterThan(1);
     await expect.poll(() => handed.length).toBe(logged.length);
     expect(handed).toEqual(logged);
-    expect(await server.services.events.outbox.lag()).toEqual({
-      "events-test": 0,
-      "change-request-schedules": 0,
-    });
+    // The cursor moves once the handler has returned: a moment after the last event was handed.
+    await expect.poll(async () => (await server.services.events.outbox.lag())["events-test"]).toBe(0);
   });
 });

@@ -169,6 +169,10 @@ describe.each(databaseKinds)("tags, dependencies and lifecycle of flags (%s)", (
     expect((await metrics("development")).status).toBe(202);
     const stages = async () => (await lifecycle()).map((s: { stage: string }) => s.stage);
     expect(await stages()).toEqual(["initial", "pre-live"]);
+    // Live is use in production while switched on there.
+    await metrics("production");
+    expect(await stages()).toEqual(["initial", "pre-live"]);
+    await server.request(`${project}/other/environments/production/on`, { method: "POST" });
     await metrics("production");
     expect(await stages()).toEqual(["initial", "pre-live", "live"]);
 

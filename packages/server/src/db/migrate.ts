@@ -9,6 +9,7 @@ import * as outboxCursors from "./migrations/0006_outbox_cursors.js";
 import * as people from "./migrations/0007_people.js";
 import * as instanceSdkType from "./migrations/0008_instance_sdk_type.js";
 import * as changeRequests from "./migrations/0009_change_requests.js";
+import * as addons from "./migrations/0010_addons.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "0007_people": people,
   "0008_instance_sdk_type": instanceSdkType,
   "0009_change_requests": changeRequests,
+  "0010_addons": addons,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

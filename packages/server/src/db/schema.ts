@@ -406,6 +406,32 @@ export interface ChangeRequestScheduleTable {
   reason: string | null;
 }
 
+/** Parameter values are strings, numbers or booleans, as the reference accepts them. */
+export type AddonParameters = Record<string, string | number | boolean>;
+
+export interface AddonTable {
+  id: Generated<number>;
+  provider: string;
+  description: string | null;
+  enabled: boolean;
+  parameters: Json<AddonParameters>;
+  events: Json<string[]>;
+  projects: Json<string[]>;
+  environments: Json<string[]>;
+  created_at: CreatedAt;
+}
+
+export interface IntegrationEventTable {
+  id: Generated<string>;
+  integration_id: number;
+  created_at: CreatedAt;
+  state: string;
+  state_details: string;
+  event: Json<unknown>;
+  details: Json<Record<string, unknown>>;
+  attempts: Json<unknown[]>;
+}
+
 export interface Database {
   projects: ProjectTable;
   environments: EnvironmentTable;
@@ -449,4 +475,6 @@ export interface Database {
   change_request_comments: ChangeRequestCommentTable;
   change_request_reviewers: ChangeRequestReviewerTable;
   change_request_schedules: ChangeRequestScheduleTable;
+  addons: AddonTable;
+  integration_events: IntegrationEventTable;
 }

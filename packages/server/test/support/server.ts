@@ -1,6 +1,6 @@
 import { system } from "../../src/access/actor.js";
 import { buildApp } from "../../src/app.js";
-import { defaultConfig } from "../../src/config.js";
+import { type Config, defaultConfig } from "../../src/config.js";
 import type { Db } from "../../src/db/connection.js";
 import { type DatabaseKind, freshDatabase } from "./database.js";
 import { responseCheck } from "./response-check.js";
@@ -42,16 +42,24 @@ export interface TestServer {
 export async function startTestServer(
   kind: DatabaseKind = "pglite",
   shared?: Awaited<ReturnType<typeof freshDatabase>>,
+  config: Partial<Config> = {},
 ): Promise<TestServer> {
   const connection = shared ?? (await freshDatabase(kind));
   const violations: string[] = [];
-  const { app, services, routes } = await buildApp(defaultConfig({ logLevel: "silent" }), connection.db, {
-    plugins: [responseCheck(violations)],
-    pool: connection.pool,
-  });
+  const { app, services, routes } = await buildApp(
+    defaultConfig({ logLevel: "silent", ...config }),
+    connection.db,
+    {
+      plugins: [responseCheck(violations)],
+      pool: connection.pool,
+    },
+  );
   await services.events.start();
   services.events.outbox.start(app.log);
   await services.changeRequestScheduler.start(app.log);
+  // Hourly, as in production; tests that need it run the job themselves (services.staleness.run).
+  services.staleness.start(3_600_000, app.log);
+  await services.addons.start();
   await services.tokens.ensure(system("test"), "admin", [ADMIN_TOKEN]);
   await services.tokens.ensure(system("test"), "client", [CLIENT_TOKEN]);
   await services.tokens.ensure(system("test"), "frontend", [FRONTEND_TOKEN]);
@@ -81,6 +89,7 @@ export async function startTestServer(
     violations,
     async close() {
       await services.changeRequestScheduler.stop();
+      await services.staleness.stop();
       await services.events.outbox.stop();
       await services.events.stop();
       await app.close();

@@ -200,6 +200,17 @@ export interface ProjectAccessConfigurationData {
   roles: { id: number; users: number[]; groups: number[] }[];
 }
 
+/** An addon as its events carry it: without its parameters, which may hold secrets. */
+export interface AddonEventData {
+  id: number;
+  provider: string;
+  description: string | null;
+  enabled: boolean;
+  events: string[];
+  projects: string[];
+  environments: string[];
+}
+
 export interface PersonalTokenEventData {
   id: number;
   description: string;
@@ -233,6 +244,7 @@ export interface EventShapes {
   "feature-metadata-updated": { data: FeatureView; preData: FeatureView };
   "feature-stale-on": { data: { stale: true } };
   "feature-stale-off": { data: { stale: false } };
+  "feature-potentially-stale-on": Record<never, never>;
   "feature-archived": Record<never, never>;
   "feature-revived": Record<never, never>;
   "feature-deleted": { preData?: FeatureView };
@@ -314,6 +326,9 @@ export interface EventShapes {
     data: { groupId: number; roleId: number };
     preData: { groupId: number; roleId: number };
   };
+  "addon-config-created": { data: AddonEventData };
+  "addon-config-updated": { data: AddonEventData; preData: AddonEventData };
+  "addon-config-deleted": { preData: AddonEventData };
   "pat-created": { data: PersonalTokenEventData };
   "pat-deleted": { preData: PersonalTokenEventData };
   "feature-favorited": { data: { feature: string } };
@@ -341,6 +356,8 @@ export interface EventShapes {
   // Settings that hold secrets (sign-in settings) say which changed, never how, as the reference's do.
   "setting-created": { data: { id: string; hideEventDetails: true } };
   "setting-updated": { data: { id: string; hideEventDetails: true }; preData: { hideEventDetails: true } };
+  "features-exported": { data: { environment: string; features: string[] } };
+  "features-imported": Record<never, never>;
 }
 
 export type EmittedEventType = keyof EventShapes & EventType;

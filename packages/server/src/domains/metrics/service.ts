@@ -76,7 +76,7 @@ const startedAt = (started: string | number | undefined) => {
  * which strategies are defined.
  */
 export interface MetricsLookups {
-  flags: Pick<FlagService, "markSeen" | "find">;
+  flags: Pick<FlagService, "markSeen" | "find" | "enabledIn">;
   lifecycle: Pick<LifecycleService, "reachedThroughUse">;
   environments: Pick<EnvironmentService, "list">;
   strategyDefinitions: Pick<StrategyDefinitionService, "list">;
@@ -135,7 +135,7 @@ export class MetricsService {
     const stop = report.bucket?.stop ? new Date(report.bucket.stop) : new Date();
     const at = Number.isNaN(stop.getTime()) ? new Date() : stop;
     const hour = startOfHour(at);
-    // Use in production means live; use anywhere else means pre-live.
+    // Any use means pre-live; use in a production environment may also mean live.
     const live = toggles.length > 0 && (await this.isProduction(environment));
     await this.events.change(token, async (change) => {
       await this.recordApplication(change, token, report, clientIp);
@@ -160,11 +160,12 @@ export class MetricsService {
       await metricsStore.addMetrics(change.db, rows);
       const names = rows.map((row) => row.featureName);
       const seen = await this.lookups.flags.markSeen(change.db, environment, names, at);
-      await this.lookups.lifecycle.reachedThroughUse(
-        change.db,
-        seen,
-        live ? ["pre-live", "live"] : ["pre-live"],
-      );
+      await this.lookups.lifecycle.reachedThroughUse(change.db, seen, ["pre-live"]);
+      // Live is use in production of a flag switched on there, as the reference records it.
+      if (live) {
+        const enabled = await this.lookups.flags.enabledIn(change.db, environment, seen);
+        await this.lookups.lifecycle.reachedThroughUse(change.db, enabled, ["live"]);
+      }
     });
   }
 

@@ -10,6 +10,7 @@ import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
 import type { FavoriteService } from "../favorites/service.js";
 import type { FlagService } from "../features/flags/service.js";
+import type { InsightsService } from "../insights/service.js";
 import { checkNaming } from "./naming.js";
 import type {
   FeatureNaming,
@@ -52,6 +53,7 @@ interface Company {
   owners: Map<string, ProjectOwner[]>;
   members: Map<string, number>;
   favorites: Set<string>;
+  timeToProduction: Map<string, number>;
 }
 
 const summary = (row: ProjectSummaryRow, company: Company): ProjectSummary => {
@@ -73,7 +75,7 @@ const summary = (row: ProjectSummaryRow, company: Company): ProjectSummary => {
     favorite: company.favorites.has(row.id),
     mode: row.mode,
     defaultStickiness: row.default_stickiness,
-    avgTimeToProduction: 0,
+    avgTimeToProduction: company.timeToProduction.get(row.id) ?? 0,
     lastReportedFlagUsage: iso(figures?.lastReportedFlagUsage ?? null),
     // The reference shows the system as owner when no user or group holds the Owner role.
     owners: owners.length > 0 ? owners : [{ ownerType: "system" }],
@@ -125,6 +127,8 @@ export class ProjectService {
     },
     /** Which environments require change requests: reviews are of projects, so reached when asked. */
     private readonly changeRequests: () => Pick<ChangeRequestService, "gatedEnvironments">,
+    /** How long flags take to reach production, which insights count from the event log. */
+    private readonly insights: () => Pick<InsightsService, "averageTimeToProduction">,
   ) {}
 
   /** Active projects, or with `archived` only the archived ones. */
@@ -322,17 +326,19 @@ export class ProjectService {
 
   private async company(db: Db, ids: string[], actor: Actor): Promise<Company> {
     const { members, favorites } = this.people();
-    const [figures, owners, counts, favorite] = await Promise.all([
+    const [figures, owners, counts, favorite, timeToProduction] = await Promise.all([
       this.flags().figures(db, ids),
       members.owners(db, ids),
       members.memberCounts(db, ids),
       favorites.projects(actor, db),
+      this.insights().averageTimeToProduction(db, ids),
     ]);
     return {
       figures: new Map(figures.map((entry) => [entry.project, entry])),
       owners,
       members: counts,
       favorites: favorite,
+      timeToProduction,
     };
   }
 

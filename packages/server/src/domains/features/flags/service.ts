@@ -47,7 +47,7 @@ export interface FlagLinks {
   strategies: Pick<StrategyService, "ofFlags" | "prepareToEnable" | "moveFlag" | "removeInProject">;
   tags: Pick<FeatureTagService, "ofFlags" | "taggedAmong" | "attach">;
   dependencies: Pick<DependencyService, "parentsOf" | "childrenOf">;
-  lifecycle: Pick<LifecycleService, "current" | "enter" | "leave">;
+  lifecycle: Pick<LifecycleService, "current" | "enter" | "restart">;
   favorites: Pick<FavoriteService, "features">;
   segments: Pick<SegmentService, "list">;
 }
@@ -231,6 +231,9 @@ export class FlagService {
         description: after.description || null,
         impression_data: after.impressionData,
         stale: after.stale,
+        // A new type has its own lifetime, and staleness set by hand replaces the guess: the
+        // staleness job marks the flag again if it is still overdue.
+        ...(after.type !== before.type || after.stale !== before.stale ? { potentially_stale: false } : {}),
       });
       if (after.project !== before.project) await this.move(change, row, after.project);
       const updated = await this.view(change.db, (await flagStore.find(change.db, name))!);
@@ -252,7 +255,7 @@ export class FlagService {
       for (const name of names) {
         const row = await this.requireRow(change.db, projectId, name);
         if (row.stale === stale) continue;
-        await flagStore.update(change.db, name, { stale });
+        await flagStore.update(change.db, name, { stale, potentially_stale: false });
         this.recordStaleness(change, row, stale);
       }
     });
@@ -287,7 +290,7 @@ export class FlagService {
         const row = await this.requireArchived(change, projectId, name, "UPDATE_FEATURE");
         await this.projects.requireActive(change.db, row.project);
         await flagStore.update(change.db, name, { archived_at: null });
-        await this.links().lifecycle.leave(change.db, name, "archived");
+        await this.links().lifecycle.restart(change.db, name);
         change.record({ type: "feature-revived", ...subject(row) });
       }
     });
@@ -390,6 +393,14 @@ export class FlagService {
     return flagStore.activeAmong(db, names);
   }
 
+  /**
+   * What the staleness job asks: marks the flags of each type created before its cutoff as
+   * potentially stale, once each, and returns those it marked.
+   */
+  async markPotentiallyStale(db: Db, cutoffs: { type: string; createdBefore: Date }[]): Promise<FlagRef[]> {
+    return (await flagStore.markPotentiallyStale(db, cutoffs)).map(ref);
+  }
+
   // What the projects and metrics domains ask.
 
   /** Every flag of a project, archived ones too, by name. */
@@ -419,6 +430,13 @@ export class FlagService {
   /** What a project's listing counts of its flags, per project. */
   figures(db: Db, projectIds: string[]) {
     return flagStore.figures(db, projectIds);
+  }
+
+  /** The flags among `names` switched on in the environment. */
+  async enabledIn(db: Db, environment: string, names: string[]): Promise<string[]> {
+    return (await flagStore.environments(db, names))
+      .filter((row) => row.environment === environment && row.enabled)
+      .map((row) => row.feature_name);
   }
 
   /** Stamps use on the flags the environment has; returns the active ones among them. */

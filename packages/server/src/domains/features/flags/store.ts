@@ -194,6 +194,40 @@ export const flagStore = {
     return query.orderBy("archived_at", "desc").execute();
   },
 
+  /**
+   * Marks the active flags that are not stale and were created before their type's cutoff,
+   * and returns those it marked. Rows another transaction is marking are skipped, and a row
+   * marked since this statement began no longer qualifies once its lock is taken: each flag
+   * is marked once, however many instances run this at the same time.
+   */
+  markPotentiallyStale: (db: Db, cutoffs: { type: string; createdBefore: Date }[]) =>
+    cutoffs.length === 0
+      ? Promise.resolve([])
+      : db
+          .updateTable("features")
+          .set({ potentially_stale: true })
+          .where(
+            "name",
+            "in",
+            db
+              .selectFrom("features")
+              .select("name")
+              .where("archived_at", "is", null)
+              .where("stale", "=", false)
+              .where("potentially_stale", "=", false)
+              .where((eb) =>
+                eb.or(
+                  cutoffs.map((cutoff) =>
+                    eb.and([eb("type", "=", cutoff.type), eb("created_at", "<=", cutoff.createdBefore)]),
+                  ),
+                ),
+              )
+              .forUpdate()
+              .skipLocked(),
+          )
+          .returning(["name", "project", "archived_at"])
+          .execute(),
+
   activeAmong: async (db: Db, names: string[]) =>
     names.length === 0
       ? []

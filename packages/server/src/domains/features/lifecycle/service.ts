@@ -77,8 +77,10 @@ export class LifecycleService {
     await lifecycleStore.enter(db, name, stage, null, null);
   }
 
-  async leave(db: Db, name: string, stage: string): Promise<void> {
-    await lifecycleStore.leave(db, name, stage);
+  /** A revived flag starts its life again, as the reference records it: its stages go, but `initial`. */
+  async restart(db: Db, name: string): Promise<void> {
+    await lifecycleStore.forget(db, name);
+    await lifecycleStore.enter(db, name, "initial", null, null);
   }
 
   /** Use moves flags on (pre-live, live) once; a completed flag stays completed. */

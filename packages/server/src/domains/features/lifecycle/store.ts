@@ -20,6 +20,8 @@ export const lifecycleStore = {
       .onConflict((oc) => oc.columns(["feature", "stage"]).doUpdateSet({ status, status_value: statusValue }))
       .execute(),
 
+  forget: (db: Db, name: string) => db.deleteFrom("feature_lifecycles").where("feature", "=", name).execute(),
+
   leave: (db: Db, name: string, stage: string) =>
     db.deleteFrom("feature_lifecycles").where("feature", "=", name).where("stage", "=", stage).execute(),
 

@@ -9,10 +9,16 @@ import type { EventService } from "../../events/service.js";
 import type { ProjectService } from "../../projects/service.js";
 import type { FlagService } from "../flags/service.js";
 import { type VariantInput, Variants } from "./schemas.js";
-import { settleVariants } from "./weights.js";
+import { settleVariants, variantsAsSent } from "./weights.js";
 
-/** PUT sends the variants; PATCH sends a JSON Patch of them. */
-export type VariantChange = { variants: VariantInput[] } | { patch: PatchOperations };
+/**
+ * PUT sends the variants; PATCH sends a JSON Patch of them. An import keeps them as its
+ * file has them, weights included, so that SDKs place users as they did where it came from.
+ */
+export type VariantChange =
+  | { variants: VariantInput[] }
+  | { patch: PatchOperations }
+  | { asSent: VariantInput[] };
 
 /**
  * The variants of a flag in each environment. They are stored with the flag's state there,
@@ -76,8 +82,12 @@ export class VariantService {
       const current = await this.flags.variantsOf(change.db, name);
       const before = (environment: string | undefined) =>
         current.find((entry) => entry.environment === environment)?.variants ?? [];
-      const wanted = "patch" in edit ? patched(Variants, before(targets[0]), edit.patch) : edit.variants;
-      const variants = settleVariants(wanted);
+      const variants =
+        "asSent" in edit
+          ? variantsAsSent(edit.asSent)
+          : settleVariants(
+              "patch" in edit ? patched(Variants, before(targets[0]), edit.patch) : edit.variants,
+            );
       await this.flags.setVariants(change.db, name, targets, variants);
       for (const environment of targets) {
         change.record({
