@@ -452,18 +452,54 @@ describe.each(databaseKinds)("import and export (%s)", (kind) => {
       );
       await ok(server.request("/api/admin/context", { method: "POST", body: { name: "tenant" } }));
       const gated = await ok(importTo(server, editor, body, "validate"));
-      expect(gated.errors).toEqual([
-        {
-          message:
-            "The following environments of the project require change requests, which an import cannot skip:",
-          affectedItems: ["development"],
-        },
-      ]);
-      const refusedByReview = await importTo(server, editor, body);
-      expect(refusedByReview.status).toBe(403);
-      expect(refusedByReview.body.name).toBe("NoAccessError");
-      expect(refusedByReview.body.message).toMatch(/requires change requests/);
-      expect(await flagCount(server)).toBe(0);
+      expect(gated.errors).toEqual([]);
+      expect(gated.warnings).toContainEqual({
+        message:
+          "This environment requires change requests: the import's changes to it will be added to your change request draft, and take effect once reviewed and applied:",
+        affectedItems: ["development"],
+      });
+      // The flags are made at once; what they do in development waits for review.
+      const development = async () =>
+        (await server.request("/api/client/features", { token: CLIENT_TOKEN })).body.features.map(
+          (flag: { name: string; enabled: boolean; strategies: unknown[] }) => [
+            flag.name,
+            flag.enabled,
+            flag.strategies.length,
+          ],
+        );
+      expect((await importTo(server, editor, body)).status).toBe(200);
+      expect(await flagCount(server)).toBeGreaterThan(0);
+      const unreviewed = await development();
+      expect(
+        unreviewed.every(
+          ([, enabled, strategies]: [string, boolean, number]) => !enabled && strategies === 0,
+        ),
+      ).toBe(true);
+      const [draft] = (
+        await server.request("/api/admin/projects/default/change-requests/pending", { token: editor })
+      ).body;
+      expect(draft).toMatchObject({ state: "Draft", environment: "development" });
+      const actions = draft.features.flatMap((feature: { changes: { action: string }[] }) =>
+        feature.changes.map((change) => change.action),
+      );
+      expect(new Set(actions)).toEqual(
+        new Set(["patchVariant", "addStrategy", "updateEnabled", "addDependency"]),
+      );
+      const state = (token: string, to: string) =>
+        ok(
+          server.request(`/api/admin/projects/default/change-requests/${draft.id}/state`, {
+            method: "PUT",
+            token,
+            body: { state: to },
+          }),
+        );
+      await state(editor, "In review");
+      await state(await personalToken(server, "Editor"), "Approved");
+      expect((await state(editor, "Applied")).state).toBe("Applied");
+      const applied = await development();
+      expect(
+        applied.some(([, enabled, strategies]: [string, boolean, number]) => enabled && strategies > 0),
+      ).toBe(true);
       // An admin holds SKIP_CHANGE_REQUEST, as in the reference.
       expect((await importTo(server, owner, body)).status).toBe(200);
     } finally {

@@ -174,50 +174,64 @@ export class ChangeRequestService {
     environment: string,
     inputs: ChangeInput[],
   ): Promise<ChangeRequestView> {
-    const user = person(actor);
-    const id = await this.events.change(actor, async (change) => {
-      await this.requireEnvironment(change.db, actor, project, environment);
-      const minApprovals = await store.setting(change.db, project, environment);
-      if (minApprovals === undefined) {
-        throw refused(`Environment ${environment} of project ${project} does not use change requests.`);
-      }
-      const prepared = [];
-      for (const input of inputs)
-        prepared.push(await this.prepare(change.db, user, project, environment, input));
-      let draft = await store.draftOf(change.db, project, environment, user.userId);
-      if (!draft) {
-        draft = await store.insert(change.db, { project, environment, minApprovals, createdBy: user.userId });
-        change.record({
-          type: "change-request-created",
-          ...subject(draft),
-          data: { changeRequestId: draft.id },
-        });
-      }
-      const existing = new Map(
-        (await store.changes(change.db, [draft.id])).flatMap((row) => {
-          const key = keyOf(row);
-          return key === undefined ? [] : [[key, row.id] as const];
-        }),
-      );
-      for (const next of prepared) {
-        const same = next.key === undefined ? undefined : existing.get(next.key);
-        const event = { project, environment, featureName: next.feature };
-        if (same !== undefined) {
-          await store.replaceChange(change.db, same, next);
-          change.record({ type: "change-edited", ...event, data: changeData(draft.id, same, next) });
-        } else {
-          const changeId = await store.addChange(change.db, {
-            requestId: draft.id,
-            ...next,
-            createdBy: user.userId,
-          });
-          if (next.key !== undefined) existing.set(next.key, changeId);
-          change.record({ type: "change-added", ...event, data: changeData(draft.id, changeId, next) });
-        }
-      }
-      return draft.id;
-    });
+    const id = await this.events.change(actor, (change) =>
+      this.addWithin(change, project, environment, inputs),
+    );
     return this.get(actor, project, id);
+  }
+
+  /**
+   * Adds changes to the draft of the change's actor, inside that change's transaction: how
+   * an import into an environment that requires review drafts what it would have written.
+   * Answers the draft's id.
+   */
+  async addWithin(
+    change: Change,
+    project: string,
+    environment: string,
+    inputs: ChangeInput[],
+  ): Promise<number> {
+    const user = person(change.actor);
+    await this.requireEnvironment(change.db, user, project, environment);
+    const minApprovals = await store.setting(change.db, project, environment);
+    if (minApprovals === undefined) {
+      throw refused(`Environment ${environment} of project ${project} does not use change requests.`);
+    }
+    const prepared = [];
+    for (const input of inputs)
+      prepared.push(await this.prepare(change.db, user, project, environment, input));
+    let draft = await store.draftOf(change.db, project, environment, user.userId);
+    if (!draft) {
+      draft = await store.insert(change.db, { project, environment, minApprovals, createdBy: user.userId });
+      change.record({
+        type: "change-request-created",
+        ...subject(draft),
+        data: { changeRequestId: draft.id },
+      });
+    }
+    const existing = new Map(
+      (await store.changes(change.db, [draft.id])).flatMap((row) => {
+        const key = keyOf(row);
+        return key === undefined ? [] : [[key, row.id] as const];
+      }),
+    );
+    for (const next of prepared) {
+      const same = next.key === undefined ? undefined : existing.get(next.key);
+      const event = { project, environment, featureName: next.feature };
+      if (same !== undefined) {
+        await store.replaceChange(change.db, same, next);
+        change.record({ type: "change-edited", ...event, data: changeData(draft.id, same, next) });
+      } else {
+        const changeId = await store.addChange(change.db, {
+          requestId: draft.id,
+          ...next,
+          createdBy: user.userId,
+        });
+        if (next.key !== undefined) existing.set(next.key, changeId);
+        change.record({ type: "change-added", ...event, data: changeData(draft.id, changeId, next) });
+      }
+    }
+    return draft.id;
   }
 
   /** Replaces one change of the caller's open request; a request in review loses its approvals. */

@@ -8,6 +8,7 @@ import type { Db } from "../../db/connection.js";
 import { conform } from "../../shared/conform.js";
 import { checkConstraints } from "../../shared/schemas.js";
 import { refuseUnreviewed } from "../change-requests/gate.js";
+import type { ChangeInput } from "../change-requests/schemas.js";
 import type { ChangeRequestService } from "../change-requests/service.js";
 import { NewContextField } from "../context-fields/schemas.js";
 import type { ContextFieldService } from "../context-fields/service.js";
@@ -52,15 +53,15 @@ export interface ImportExportLinks {
   definitions: Pick<StrategyDefinitionService, "list">;
   projects: Pick<ProjectService, "requireActive" | "environmentsOf">;
   environments: Pick<EnvironmentService, "list">;
-  changeRequests: Pick<ChangeRequestService, "gatedEnvironments">;
+  changeRequests: Pick<ChangeRequestService, "gatedEnvironments" | "addWithin">;
 }
 
 /** An error of the validation, and how an import refuses for it (the reference's words). */
 interface Problem extends Finding {
   refusal: string;
   /**
-   * Review required where the import writes: an import leaves the refusal to the writes,
-   * which answer 403 as the direct change would.
+   * Review required where the import writes and cannot draft: an import leaves the refusal
+   * to the writes, which answer 403 as the direct change would.
    */
   review?: true;
 }
@@ -89,6 +90,8 @@ interface Examination {
   errors: Problem[];
   warnings: Finding[];
   missing: Permission[];
+  /** The target environment requires review of this person: its changes go to their draft. */
+  draft: boolean;
 }
 
 /** An entry of the file made to meet the schema of its write: keys the write does not know are dropped. */
@@ -185,8 +188,12 @@ export class ImportExportService {
       );
     }
     await this.events.change(actor, async (change) => {
-      await refuseUnreviewed(change, body.project, [body.environment]);
-      await this.write(actor, change.db, body, found);
+      const drafted: ChangeInput[] | undefined = found.draft ? [] : undefined;
+      if (!drafted) await refuseUnreviewed(change, body.project, [body.environment]);
+      await this.write(actor, change.db, body, found, drafted);
+      if (drafted && drafted.length > 0) {
+        await this.links.changeRequests.addWithin(change, body.project, body.environment, drafted);
+      }
       change.record({ type: "features-imported", project: body.project, environment: body.environment });
     });
   }
@@ -433,9 +440,13 @@ export class ImportExportService {
         (env === environment || cleaned.dependencies.length > 0) &&
         !can(actor, "SKIP_CHANGE_REQUEST", { project: projectId, environment: env }),
     );
+    // The environment's changes (and the dependencies, which concern every environment) go to
+    // the person's draft there, as the reference does; review required only elsewhere cannot
+    // be drafted in this environment, so it stays a refusal.
+    const draft = reviewed.includes(environment) && actor.kind === "user";
     problem(
       "The following environments of the project require change requests, which an import cannot skip:",
-      reviewed,
+      draft ? [] : reviewed,
       "",
       true,
     );
@@ -464,6 +475,11 @@ export class ImportExportService {
             .filter((entry) => entry.links.length > 0 && listed.has(entry.feature))
             .map((e) => e.feature),
         ),
+      },
+      {
+        message:
+          "This environment requires change requests: the import's changes to it will be added to your change request draft, and take effect once reviewed and applied:",
+        affectedItems: draft ? [environment] : [],
       },
     ].filter((warning) => warning.affectedItems.length > 0);
 
@@ -507,11 +523,22 @@ export class ImportExportService {
       errors,
       warnings,
       missing,
+      draft,
     };
   }
 
-  /** The reference's order: flags, variants, tag types, tags, context fields, then the environment. */
-  private async write(actor: Actor, db: Db, body: ImportBody, found: Examination): Promise<void> {
+  /**
+   * The reference's order: flags, variants, tag types, tags, context fields, then the
+   * environment. With `drafted`, what concerns the environment (variants, strategies, on or
+   * off, dependencies) is collected there as changes for review instead of written.
+   */
+  private async write(
+    actor: Actor,
+    db: Db,
+    body: ImportBody,
+    found: Examination,
+    drafted?: ChangeInput[],
+  ): Promise<void> {
     const { links } = this;
     const { project, environment } = body;
     const { cleaned, existing } = found;
@@ -531,7 +558,8 @@ export class ImportExportService {
     for (const env of cleaned.environments) {
       if (env.variants.length === 0) continue;
       const variants = writable(Variants, env.variants, "The variants are not valid.");
-      await links.variants.set(actor, project, env.featureName, [environment], { asSent: variants });
+      if (drafted) drafted.push({ feature: env.featureName, action: "patchVariant", payload: { variants } });
+      else await links.variants.set(actor, project, env.featureName, [environment], { asSent: variants });
     }
     for (const type of found.newTagTypes) {
       await links.tagTypes.create(
@@ -563,7 +591,13 @@ export class ImportExportService {
     for (const { strategy } of (await links.strategies.ofFlags(db, names)).filter(
       (entry) => entry.environment === environment,
     )) {
-      await links.strategies.remove(actor, place(strategy.featureName), strategy.id);
+      if (drafted)
+        drafted.push({
+          feature: strategy.featureName,
+          action: "deleteStrategy",
+          payload: { id: strategy.id },
+        });
+      else await links.strategies.remove(actor, place(strategy.featureName), strategy.id);
     }
     for (const strategy of cleaned.strategies) {
       const input = writable(
@@ -571,14 +605,22 @@ export class ImportExportService {
         strategyInput(strategy, found.segmentIds),
         "The strategy is not valid.",
       );
-      await links.strategies.add(actor, place(strategy.featureName), input);
+      if (drafted) drafted.push({ feature: strategy.featureName, action: "addStrategy", payload: input });
+      else await links.strategies.add(actor, place(strategy.featureName), input);
     }
     for (const env of cleaned.environments) {
-      await links.flags.setEnabled(actor, place(env.featureName), env.enabled, false);
+      if (drafted)
+        drafted.push({
+          feature: env.featureName,
+          action: "updateEnabled",
+          payload: { enabled: env.enabled },
+        });
+      else await links.flags.setEnabled(actor, place(env.featureName), env.enabled, false);
     }
     for (const entry of cleaned.dependencies) {
       for (const parent of entry.dependencies) {
-        await links.dependencies.add(actor, project, entry.feature, parent);
+        if (drafted) drafted.push({ feature: entry.feature, action: "addDependency", payload: parent });
+        else await links.dependencies.add(actor, project, entry.feature, parent);
       }
     }
   }
