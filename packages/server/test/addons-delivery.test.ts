@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig, type IntegrationSettings } from "../src/config.js";
 import { type Answer, ok, type Receiver, startReceiver } from "./addons-receiver.js";
 import { databaseKinds } from "./support/database.js";
+import { sessionOf } from "./support/people.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
 // Addons delivering for real, to HTTP servers on this machine: what each provider's
@@ -349,6 +350,84 @@ describe.each(databaseKinds)("addon delivery (%s)", (kind) => {
     expect(JSON.parse(tagged!.body).tags).toContain("datadog:team:checkout");
   });
 
+  it("sends a test event once, now, answering the log entry it makes, without writing the event log", async () => {
+    const hook = await receiver();
+    // Disabled and listening to nothing: a test send goes regardless, as feature-created.
+    const id = await addon({
+      provider: "webhook",
+      enabled: false,
+      parameters: { url: hook.url },
+      events: [],
+    });
+    const reply = await server.request(`${ADDONS}/${id}/test`, { method: "POST" });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(hook.received).toHaveLength(1);
+    const sent = JSON.parse(hook.received[0]!.body);
+    expect(sent).toMatchObject({
+      type: "feature-created",
+      featureName: "signalbox-test-event",
+      project: "default",
+      data: { name: "signalbox-test-event", test: true },
+    });
+    expect(sent.createdBy).toEqual(expect.any(String));
+    expect(reply.body).toMatchObject({
+      integrationId: id,
+      state: "success",
+      stateDetails: "Delivered (200) after 1 attempt.",
+      event: { type: "feature-created", featureName: "signalbox-test-event" },
+      attempts: [{ attempt: 1, statusCode: 200, response: '{"ok":true}', error: null }],
+    });
+    expect(await deliveries(id)).toEqual([reply.body]);
+    const written = await server.db
+      .selectFrom("events")
+      .select("id")
+      .where("feature_name", "=", "signalbox-test-event")
+      .execute();
+    expect(written).toHaveLength(0);
+  });
+
+  it("logs a test send the receiver refuses with 500 as failed, after one attempt", async () => {
+    const down = await receiver(status(500, "broken"));
+    const id = await addon({
+      provider: "webhook",
+      enabled: false,
+      parameters: { url: down.url },
+      events: ["feature-archived", "feature-created"],
+    });
+    const reply = await server.request(`${ADDONS}/${id}/test`, { method: "POST" });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({
+      state: "failed",
+      event: { type: "feature-archived", data: { test: true } },
+      attempts: [{ attempt: 1, statusCode: 500, response: "broken" }],
+    });
+    expect(reply.body.attempts).toHaveLength(1);
+    expect(reply.body.stateDetails).toContain("500");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(down.received).toHaveLength(1);
+    expect(await deliveries(id)).toEqual([reply.body]);
+  });
+
+  it("answers a test send to an unknown addon with 404, and a Viewer's with 403", async () => {
+    expect((await server.request(`${ADDONS}/999999/test`, { method: "POST" })).status).toBe(404);
+    const hook = await receiver();
+    const id = await addon({
+      provider: "webhook",
+      enabled: false,
+      parameters: { url: hook.url },
+      events: [],
+    });
+    const viewer = await sessionOf(server, "Viewer");
+    const refused = await server.request(`${ADDONS}/${id}/test`, {
+      method: "POST",
+      token: null,
+      headers: { cookie: viewer },
+    });
+    expect(refused.status).toBe(403);
+    expect(hook.received).toHaveLength(0);
+    expect(await deliveries(id)).toHaveLength(0);
+  });
+
   it("does not hold up the change that caused the event when a receiver hangs", async () => {
     const hanging = await receiver(() => {});
     await addon({ provider: "webhook", parameters: { url: hanging.url }, events: ["feature-created"] });
@@ -451,6 +530,11 @@ describe.each(databaseKinds)("addon destinations on private addresses (%s)", (ki
     expect(entry.state).toBe("failed");
     expect(entry.stateDetails).toContain("private");
     expect(entry.attempts).toHaveLength(1);
+    expect(inner.received).toHaveLength(0);
+    // A test send goes through the same refusal.
+    const tested = await server.request(`${ADDONS}/${id}/test`, { method: "POST" });
+    expect(tested.body).toMatchObject({ state: "failed", attempts: [{ attempt: 1 }] });
+    expect(tested.body.stateDetails).toContain("private");
     expect(inner.received).toHaveLength(0);
     await server.request(`${ADDONS}/${id}`, { method: "DELETE" });
   });

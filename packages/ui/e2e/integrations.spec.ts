@@ -21,7 +21,7 @@ const bodyOf = (request: IncomingMessage) =>
 
 /** A webhook receiver on a random local port: what it was sent, in order. */
 async function receiver() {
-  const received: { type: string; featureName: string | null }[] = [];
+  const received: { type: string; featureName: string | null; data: unknown }[] = [];
   const server = createServer(async (request, response) => {
     received.push(JSON.parse(await bodyOf(request)));
     response.writeHead(200, { "content-type": "text/plain" }).end("thanks");
@@ -89,6 +89,19 @@ test("a webhook made in the browser receives a flag's creation, and its delivery
     await expect(delivery).toContainText("HTTP 200");
     await snap(page, "integration-delivery-log");
     await page.keyboard.press("Escape");
+
+    const before = hook.received.length;
+    await row.getByRole("button", { name: `Send test event to ${name}` }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Test event delivered" })).toContainText(
+      `Test event delivered to ${name} (HTTP 200).`,
+    );
+    expect(hook.received.slice(before)).toEqual([
+      expect.objectContaining({
+        type: "feature-created",
+        featureName: "signalbox-test-event",
+        data: { name: "signalbox-test-event", test: true },
+      }),
+    ]);
 
     await row.getByRole("button", { name: `Delete ${name}` }).click();
     await page

@@ -26,6 +26,7 @@ import { useRemove } from "../components/use-remove";
 import { AddonForm } from "./addon-form";
 import { DeliveryLog } from "./delivery-log";
 import { type Addon, addonsKey, type Provider, useAddons } from "./queries";
+import { TestSendOutcome, useTestSend } from "./test-send";
 
 /** How an addon is called in the page and in its buttons' names: its provider and number. */
 export const addonName = (addon: Addon, providers: readonly Provider[]) =>
@@ -60,8 +61,8 @@ function useSwitchAddon() {
 }
 
 /**
- * Integrations (addons): the ones configured, each with its delivery log, and the providers a
- * new one can use. Sending a test event is not offered: the service has no route for it.
+ * Integrations (addons): the ones configured, each with its delivery log and a test send, and
+ * the providers a new one can use.
  */
 export default function IntegrationsPage() {
   const addons = useAddons();
@@ -69,6 +70,7 @@ export default function IntegrationsPage() {
   const editor = useModalTarget<{ provider: Provider; addon: Addon | undefined }>();
   const [log, setLog] = useState<{ addon: Addon; name: string } | null>(null);
   const switchAddon = useSwitchAddon();
+  const testSend = useTestSend();
   const providers = addons.data?.providers ?? [];
   const remove = useRemove(
     addonsKey,
@@ -145,6 +147,17 @@ export default function IntegrationsPage() {
                         >
                           Delivery log
                         </Button>
+                        <GuardedButton
+                          verdict={can("UPDATE_ADDON")}
+                          variant="subtle"
+                          size="compact-sm"
+                          aria-label={`Send test event to ${name}`}
+                          loading={testSend.isPending && testSend.variables.id === addon.id}
+                          disabled={testSend.isPending}
+                          onClick={() => testSend.mutate({ id: addon.id, name })}
+                        >
+                          Send test event
+                        </GuardedButton>
                         <EditButton
                           name={name}
                           verdict={
@@ -169,6 +182,14 @@ export default function IntegrationsPage() {
             </Table.Tbody>
           </Table>
           {addons.data?.addons.length === 0 && <Text c="dimmed">No integrations configured yet.</Text>}
+          {testSend.variables && !testSend.isPending && (
+            <TestSendOutcome
+              name={testSend.variables.name}
+              delivery={testSend.data}
+              error={testSend.error}
+              onClose={testSend.reset}
+            />
+          )}
           {switchAddon.isError && (
             <Alert color="red" role="alert" title="Not switched">
               {switchAddon.error.message}

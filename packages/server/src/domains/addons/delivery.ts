@@ -14,6 +14,12 @@ export interface DeliveryTiming {
   giveUpMs: number;
 }
 
+/** How a delivery went, and its entry in the addon's log. */
+export interface Delivered {
+  state: DeliveryState;
+  id: string;
+}
+
 /** How many deliveries each addon's log keeps. */
 export const KEPT_DELIVERIES = 100;
 
@@ -66,21 +72,32 @@ export class AddonDelivery {
     );
   }
 
+  /**
+   * One event to one addon now, whether it listens to it or not, with a single attempt per
+   * request: a test send, whose caller waits for the answer. Logged like any delivery.
+   */
+  async deliverOnce(addon: AddonRow, event: StoredEvent, signal: AbortSignal): Promise<Delivered> {
+    return this.deliver(addon, event, signal, 0);
+  }
+
   private async deliverInOrder(addon: AddonRow, events: StoredEvent[], signal: AbortSignal): Promise<void> {
     let down = false;
     for (const event of events) {
-      const state = await this.deliver(addon, event, signal, down ? 0 : this.timing.giveUpMs);
+      const { state } = await this.deliver(addon, event, signal, down ? 0 : this.timing.giveUpMs);
       down = state === "failed";
     }
   }
 
-  /** Sends one event's requests, each retried until it succeeds or `giveUpMs` has passed, and logs how it went. */
+  /**
+   * Sends one event's requests, each retried until it succeeds or `giveUpMs` has passed (0:
+   * one attempt), and logs how it went.
+   */
   private async deliver(
     addon: AddonRow,
     event: StoredEvent,
     signal: AbortSignal,
     giveUpMs: number,
-  ): Promise<DeliveryState> {
+  ): Promise<Delivered> {
     const provider = PROVIDERS.get(addon.provider);
     let requests: Awaited<ReturnType<NonNullable<typeof provider>["requests"]>>;
     try {
@@ -156,7 +173,8 @@ export class AddonDelivery {
       });
       if (outcome.ok) return true;
       const pause = this.timing.retryMs * 2 ** (attempt - 1);
-      if (!outcome.retryable || Date.now() + pause - started > giveUpMs) return false;
+      // Without the explicit 0, a zero retry pause could still retry within the same millisecond.
+      if (!outcome.retryable || giveUpMs <= 0 || Date.now() + pause - started > giveUpMs) return false;
       await sleep(pause, undefined, { signal });
     }
   }
@@ -168,8 +186,8 @@ export class AddonDelivery {
     stateDetails: string,
     details: Record<string, unknown>,
     attempts: Attempt[],
-  ): Promise<DeliveryState> {
-    await integrationEventStore.record(
+  ): Promise<Delivered> {
+    const id = await integrationEventStore.record(
       this.db,
       {
         integration_id: addon.id,
@@ -181,7 +199,7 @@ export class AddonDelivery {
       },
       KEPT_DELIVERIES,
     );
-    return state;
+    return { state, id };
   }
 }
 

@@ -5,6 +5,7 @@ import {
   AddonId,
   AddonInput,
   AddonList,
+  IntegrationEvent,
   IntegrationEventList,
   IntegrationEventQuery,
 } from "./schemas.js";
@@ -75,6 +76,25 @@ export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = 
     async (request) => {
       await addons.remove(request.actor, request.params.id);
     },
+  );
+
+  app.post(
+    "/:id/test",
+    {
+      schema: {
+        tags,
+        summary: "Send the addon a test event now",
+        description:
+          "A sample `feature-created` event (or the addon's first event type) for the flag " +
+          "signalbox-test-event, marked `test: true` in its data and not written to the event log, " +
+          "delivered at once with one attempt, whether the addon is enabled or not. Answers the " +
+          "delivery log entry it made, delivered or failed.",
+        params: AddonId,
+        response: { 200: IntegrationEvent },
+      },
+      config: { permission: "UPDATE_ADDON" },
+    },
+    (request) => addons.test(request.actor, request.params.id),
   );
 
   app.get(

@@ -1,9 +1,9 @@
 import { invalidField, notFound, validationError } from "@signalbox/protocol";
-import type { Actor } from "../../access/actor.js";
+import { type Actor, actorName, actorUserId } from "../../access/actor.js";
 import type { IntegrationSettings } from "../../config.js";
 import type { Db } from "../../db/connection.js";
 import type { AddonParameters } from "../../db/schema.js";
-import type { AddonEventData } from "../events/catalogue.js";
+import type { AddonEventData, EventType } from "../events/catalogue.js";
 import { EVENT_TYPES } from "../events/catalogue.js";
 import { resource } from "../events/resource.js";
 import type { StoredEvent } from "../events/schemas.js";
@@ -14,8 +14,17 @@ import { AddonDelivery } from "./delivery.js";
 import { Outbound, RefusedDestination } from "./outbound.js";
 import { PROVIDERS, type Provider } from "./providers.js";
 import type { AddonInput, AddonView, IntegrationEventView, ProviderDefinition } from "./schemas.js";
-import { type AddonFields, type AddonRow, addonStore, integrationEventStore } from "./store.js";
+import {
+  type AddonFields,
+  type AddonRow,
+  addonStore,
+  type IntegrationEventRow,
+  integrationEventStore,
+} from "./store.js";
 import { templateProblem } from "./template.js";
+
+/** The flag a test send is about; no flag needs to exist by that name. */
+export const TEST_FLAG = "signalbox-test-event";
 
 /** What a sensitive parameter reads as; sent back unchanged, it keeps the stored value. */
 export const MASK = "*****";
@@ -125,16 +134,33 @@ export class AddonService {
   ): Promise<IntegrationEventView[]> {
     await this.require(this.db, id);
     const rows = await integrationEventStore.list(this.db, id, page.limit, page.offset);
-    return rows.map((row) => ({
-      id: row.id,
-      integrationId: row.integration_id,
-      createdAt: row.created_at.toISOString(),
-      state: row.state as IntegrationEventView["state"],
-      stateDetails: row.state_details,
-      event: row.event as StoredEvent,
-      details: row.details,
-      attempts: row.attempts as IntegrationEventView["attempts"],
-    }));
+    return rows.map(deliveryView);
+  }
+
+  /**
+   * Sends the addon a sample event now, enabled or not, through the delivery's own code and
+   * checks, once and without retrying, and answers its log entry. The event is made up here
+   * and never enters the event log, so nothing else (other addons, the outbox) sees it.
+   */
+  async test(actor: Actor, id: number): Promise<IntegrationEventView> {
+    const addon = await this.require(this.db, id);
+    const event: StoredEvent = {
+      id: 0,
+      type: (addon.events[0] ?? "feature-created") as EventType,
+      createdAt: new Date().toISOString(),
+      createdBy: actorName(actor),
+      createdByUserId: actorUserId(actor),
+      project: "default",
+      environment: null,
+      featureName: TEST_FLAG,
+      data: { name: TEST_FLAG, test: true },
+      preData: null,
+      tags: [],
+    };
+    const { id: entry } = await this.delivery.deliverOnce(addon, event, new AbortController().signal);
+    const row = await integrationEventStore.byId(this.db, entry);
+    if (!row) throw new Error(`delivery log entry ${entry} is missing`);
+    return deliveryView(row);
   }
 
   private async require(db: Db, id: number): Promise<AddonRow> {
@@ -240,6 +266,19 @@ function providerOf(name: string): Provider {
   const provider = PROVIDERS.get(name);
   if (!provider) throw invalidField("provider", `Unknown addon provider ${name}`);
   return provider;
+}
+
+function deliveryView(row: IntegrationEventRow): IntegrationEventView {
+  return {
+    id: row.id,
+    integrationId: row.integration_id,
+    createdAt: row.created_at.toISOString(),
+    state: row.state as IntegrationEventView["state"],
+    stateDetails: row.state_details,
+    event: row.event as StoredEvent,
+    details: row.details,
+    attempts: row.attempts as IntegrationEventView["attempts"],
+  };
 }
 
 function view(row: AddonRow): AddonView {

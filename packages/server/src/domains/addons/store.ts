@@ -52,10 +52,25 @@ export const addonStore = {
   },
 };
 
+const COLUMNS = [
+  sql<string>`id::text`.as("id"),
+  "integration_id",
+  "created_at",
+  "state",
+  "state_details",
+  "event",
+  "details",
+  "attempts",
+] as const;
+
 export const integrationEventStore = {
-  /** Records a delivery and cuts the addon's log to its newest `keep` entries. */
-  async record(db: Db, entry: Insertable<IntegrationEventTable>, keep: number): Promise<void> {
-    await db.insertInto("integration_events").values(entry).execute();
+  /** Records a delivery and cuts the addon's log to its newest `keep` entries; the new entry's id. */
+  async record(db: Db, entry: Insertable<IntegrationEventTable>, keep: number): Promise<string> {
+    const { id } = await db
+      .insertInto("integration_events")
+      .values(entry)
+      .returning(sql<string>`id::text`.as("id"))
+      .executeTakeFirstOrThrow();
     await db
       .deleteFrom("integration_events")
       .where("integration_id", "=", entry.integration_id)
@@ -71,22 +86,21 @@ export const integrationEventStore = {
           .limit(1),
       )
       .execute();
+    return id;
   },
+
+  byId: (db: Db, id: string): Promise<IntegrationEventRow | undefined> =>
+    db
+      .selectFrom("integration_events")
+      .select(COLUMNS)
+      .where("integration_events.id", "=", id)
+      .executeTakeFirst(),
 
   /** Newest first; ids as text, being bigints. */
   list: (db: Db, integrationId: number, limit: number, offset: number): Promise<IntegrationEventRow[]> =>
     db
       .selectFrom("integration_events")
-      .select([
-        sql<string>`id::text`.as("id"),
-        "integration_id",
-        "created_at",
-        "state",
-        "state_details",
-        "event",
-        "details",
-        "attempts",
-      ])
+      .select(COLUMNS)
       .where("integration_id", "=", integrationId)
       .orderBy("integration_events.id", "desc")
       .limit(limit)
