@@ -584,6 +584,29 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
     ).toBe(400);
   });
 
+  it("suspends a schedule whose scheduler is deleted, with its reason and event, and leaves the flag", async () => {
+    const flag = await newFlag();
+    const id = await approved(alice, { feature: flag, action: "updateEnabled", payload: { enabled: true } });
+    const carol = await personWith("Editor");
+    const scheduled = await as(carol, "PUT", `${BASE}/change-requests/${id}/state`, {
+      state: "Scheduled",
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(scheduled.body.schedule).toMatchObject({ status: "pending" });
+    const since = await lastEventId();
+    expect((await admin("DELETE", `/api/admin/user-admin/${carol.id}`)).status).toBe(200);
+    const paused = await until(
+      () => stateOf(id),
+      (request) => request.schedule?.status === "suspended",
+    );
+    expect(paused).toMatchObject({
+      state: "Scheduled",
+      schedule: { status: "suspended", reason: "The user who scheduled it has been deleted." },
+    });
+    expect(await eventTypes(since)).toContain("change-request-schedule-suspended");
+    expect((await served(flag)).enabled).toBe(false);
+  });
+
   it("lets a custom role that only applies apply what others wrote and approved", async () => {
     const role = await admin("POST", "/api/admin/roles", {
       name: `Release manager ${kind}`,
