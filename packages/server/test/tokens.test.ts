@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { system } from "../src/access/actor.js";
 import { databaseKinds } from "./support/database.js";
 import { CLIENT_TOKEN, startTestServer, type TestServer } from "./support/server.js";
 
@@ -117,5 +118,28 @@ describe.each(databaseKinds)("API tokens (%s)", (kind) => {
       headers: { "content-type": "application/json" },
     });
     expect(empty.status).toBeLessThan(300);
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("initial tokens on instances starting together", () => {
+  it("makes each initial token once, however many instances ensure it at the same moment", async () => {
+    const server = await startTestServer("postgres");
+    try {
+      const secret = "*:production.started-together";
+      await Promise.all(
+        Array.from({ length: 4 }, () => server.services.tokens.ensure(system("test"), "client", [secret])),
+      );
+      const made = await server.db
+        .selectFrom("api_tokens")
+        .select("token_name")
+        .where("token_name", "=", "init-client")
+        .where("environment", "=", "production")
+        .execute();
+      expect(made).toHaveLength(1);
+      const served = await server.request("/api/client/features", { token: secret });
+      expect(served.status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });

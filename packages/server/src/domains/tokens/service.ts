@@ -178,11 +178,17 @@ export class TokenService {
       if (await tokenStore.byHash(this.db, hash(secret))) continue;
       const scope = parseTokenScope(secret);
       if (!scope) throw new Error(`initial ${type} token must look like <project>:<environment>.<secret>`);
-      await this.create(
-        actor,
-        { tokenName: `init-${type}`, type, environment: scope.environment, projects: scope.projects },
-        secret,
-      );
+      try {
+        await this.create(
+          actor,
+          { tokenName: `init-${type}`, type, environment: scope.environment, projects: scope.projects },
+          secret,
+        );
+      } catch (error) {
+        // Another instance starting on the same database may have made it in the meantime.
+        if (await tokenStore.byHash(this.db, hash(secret))) continue;
+        throw error;
+      }
     }
   }
 
