@@ -64,7 +64,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const admin = await services.users.bootstrapAdmin(config.defaultAdmin);
     services.events.outbox.start(app.log);
     await services.changeRequestScheduler.start(app.log);
-    await services.addons.start();
+    await services.addons.start(app.log);
     const url = await app.listen({ port: config.port, host: config.host });
     if (admin) {
       const notice =
@@ -84,6 +84,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       close: () => {
         closing ??= (async () => {
           await services.changeRequestScheduler.stop();
+          await services.addons.stop();
           await services.events.outbox.stop();
           await services.events.stop();
           services.metrics.stop();

@@ -1,8 +1,11 @@
 import type { ServerResponse } from "node:http";
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig, type IntegrationSettings } from "../src/config.js";
+import { up as giveEachAddonACursor } from "../src/db/migrations/0011_addon_cursors.js";
+import { consumerName } from "../src/domains/addons/delivery.js";
 import { type Answer, ok, type Receiver, startReceiver } from "./addons-receiver.js";
-import { databaseKinds } from "./support/database.js";
+import { databaseKinds, freshDatabase } from "./support/database.js";
 import { sessionOf } from "./support/people.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
@@ -166,8 +169,56 @@ describe.each(databaseKinds)("addon delivery (%s)", (kind) => {
     // 20 ms doubling within 3 s: 20+40+…+1280 fits, 2560 more does not.
     expect(failed.attempts.length).toBe(8);
     expect(down.received).toHaveLength(8);
-    // While it retries, the other addons' next events wait (one consumer for all): out of the way.
     for (const id of [downId, refusingId]) await server.request(`${ADDONS}/${id}`, { method: "DELETE" });
+  });
+
+  it("keeps delivering to the other addons while one retries a dead destination", async () => {
+    const dead = await receiver(status(503, "down"));
+    const healthy = await receiver();
+    const deadId = await addon({
+      provider: "webhook",
+      parameters: { url: dead.url },
+      events: ["feature-created"],
+    });
+    await addon({ provider: "webhook", parameters: { url: healthy.url }, events: ["feature-created"] });
+    const first = await newFlag();
+    await healthy.waitFor(1, 2000);
+    await dead.waitFor(2, 2000);
+    // The dead destination is retried for up to 3 s; the next flag reaches the healthy one now.
+    const second = await newFlag();
+    const started = Date.now();
+    await healthy.waitFor(2, 1000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(healthy.received.map((request) => JSON.parse(request.body).featureName)).toEqual([first, second]);
+    expect(await deliveries(deadId)).toEqual([]);
+    // The dead destination's own events stay in order: the first is given up before the second is tried.
+    const [failed] = await logged(deadId);
+    expect([failed.event.featureName, failed.state]).toEqual([first, "failed"]);
+    const tries = failed.attempts.length;
+    await dead.waitFor(tries + 1, 2000);
+    expect(dead.received.slice(0, tries + 1).map((request) => JSON.parse(request.body).featureName)).toEqual([
+      ...Array(tries).fill(first),
+      second,
+    ]);
+    await server.request(`${ADDONS}/${deadId}`, { method: "DELETE" });
+  });
+
+  it("stops delivering to an addon when it is disabled, and starts from then when enabled again", async () => {
+    const hook = await receiver();
+    const body = { provider: "webhook", parameters: { url: hook.url }, events: ["feature-created"] };
+    const id = await addon(body);
+    await newFlag();
+    await hook.waitFor(1, 2000);
+    const update = (enabled: boolean) =>
+      server.request(`${ADDONS}/${id}`, { method: "PUT", body: { ...body, enabled } });
+    expect((await update(false)).status).toBe(200);
+    await newFlag();
+    expect((await update(true)).status).toBe(200);
+    const after = await newFlag();
+    await hook.waitFor(2, 2000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hook.received.map((request) => JSON.parse(request.body).featureName).slice(1)).toEqual([after]);
+    await server.request(`${ADDONS}/${id}`, { method: "DELETE" });
   });
 
   it("sends an addon only its events, projects and environments", async () => {
@@ -525,6 +576,8 @@ describe.each(databaseKinds)("addon destinations on private addresses (%s)", (ki
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    // Its cursor, as that instance's transaction would have made it; this one finds the addon on its next look.
+    await server.services.events.outbox.open(server.db, consumerName(id));
     await newFlag();
     const [entry] = await logged(id);
     expect(entry.state).toBe("failed");
@@ -556,5 +609,87 @@ describe.each(databaseKinds)("addon destinations on private addresses (%s)", (ki
     expect(inner.received).toHaveLength(0);
     expect(entry.state).toBe("failed");
     expect(entry.stateDetails).toContain("127.0.0.1");
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("addon delivery on instances sharing one database", () => {
+  it("delivers each event once, and goes on from another instance when the one that made the addon stops", async () => {
+    const hook = await startReceiver();
+    const database = await freshDatabase("postgres");
+    const config = { integrations: { ...defaultConfig().integrations, ...fast, allowPrivateUrl: true } };
+    const first = await startTestServer("postgres", database, config);
+    const second = await startTestServer("postgres", database, config);
+    const flag = (on: TestServer, name: string) => on.request(FEATURES, { method: "POST", body: { name } });
+    try {
+      const created = await first.request(ADDONS, {
+        method: "POST",
+        body: {
+          provider: "webhook",
+          enabled: true,
+          parameters: { url: hook.url },
+          events: ["feature-created"],
+        },
+      });
+      expect(created.status).toBe(201);
+      // The second instance finds the addon on its next look (every half second in tests).
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      for (const name of ["shared-1", "shared-2", "shared-3"])
+        expect((await flag(first, name)).status).toBe(200);
+      await hook.waitFor(3, 3000);
+      await first.close();
+      expect((await flag(second, "shared-4")).status).toBe(200);
+      await hook.waitFor(4, 3000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(hook.received.map((request) => JSON.parse(request.body).featureName)).toEqual([
+        "shared-1",
+        "shared-2",
+        "shared-3",
+        "shared-4",
+      ]);
+    } finally {
+      await first.close().catch(() => {});
+      await second.close();
+      await database.close();
+      await hook.close();
+    }
+  });
+});
+
+describe("upgrading to a cursor per addon (migration 0011)", () => {
+  it("starts each enabled addon where the shared cursor was, and drops the shared one", async () => {
+    const database = await freshDatabase("pglite");
+    try {
+      const { db } = database;
+      const row = (enabled: boolean) => ({
+        provider: "webhook",
+        description: null,
+        enabled,
+        parameters: "{}",
+        events: '["feature-created"]',
+        projects: "[]",
+        environments: "[]",
+      });
+      const ids = await db
+        .insertInto("addons")
+        .values([row(true), row(false), row(true)])
+        .returning("id")
+        .execute();
+      // As a release before it left the table: one cursor for every addon, 7 events behind.
+      await db.deleteFrom("outbox_cursors").where("consumer", "like", "addon%").execute();
+      await db.insertInto("outbox_cursors").values({ consumer: "addons", position: 7 }).execute();
+      await giveEachAddonACursor(db as unknown as Kysely<unknown>);
+      const cursors = await db
+        .selectFrom("outbox_cursors")
+        .select(["consumer", "position"])
+        .where("consumer", "like", "addon%")
+        .orderBy("consumer")
+        .execute();
+      expect(cursors).toEqual([
+        { consumer: consumerName(ids[0]!.id), position: 7 },
+        { consumer: consumerName(ids[2]!.id), position: 7 },
+      ]);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -10,6 +10,7 @@ import * as people from "./migrations/0007_people.js";
 import * as instanceSdkType from "./migrations/0008_instance_sdk_type.js";
 import * as changeRequests from "./migrations/0009_change_requests.js";
 import * as addons from "./migrations/0010_addons.js";
+import * as addonCursors from "./migrations/0011_addon_cursors.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "0008_instance_sdk_type": instanceSdkType,
   "0009_change_requests": changeRequests,
   "0010_addons": addons,
+  "0011_addon_cursors": addonCursors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -59,7 +59,8 @@ export async function startTestServer(
   await services.changeRequestScheduler.start(app.log);
   // Hourly, as in production; tests that need it run the job themselves (services.staleness.run).
   services.staleness.start(3_600_000, app.log);
-  await services.addons.start();
+  // Addons made by another instance (or written straight to the database) are seen within half a second.
+  await services.addons.start(app.log, 500);
   await services.tokens.ensure(system("test"), "admin", [ADMIN_TOKEN]);
   await services.tokens.ensure(system("test"), "client", [CLIENT_TOKEN]);
   await services.tokens.ensure(system("test"), "frontend", [FRONTEND_TOKEN]);
@@ -90,6 +91,7 @@ export async function startTestServer(
     async close() {
       await services.changeRequestScheduler.stop();
       await services.staleness.stop();
+      await services.addons.stop();
       await services.events.outbox.stop();
       await services.events.stop();
       await app.close();

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../../db/connection.js";
-import type { Consumer } from "../events/outbox.js";
+import type { Outbox } from "../events/outbox.js";
 import type { StoredEvent } from "../events/schemas.js";
 import type { Outbound, OutboundRequest } from "./outbound.js";
 import { type DeliveryContext, PROVIDERS } from "./providers.js";
 import type { Attempt, DeliveryState } from "./schemas.js";
-import { type AddonRow, integrationEventStore } from "./store.js";
+import { type AddonRow, addonStore, integrationEventStore } from "./store.js";
 
 export interface DeliveryTiming {
   /** The pause after a request's first failed attempt, doubled after each further one. */
@@ -33,42 +33,78 @@ export const listensTo = (addon: AddonRow, event: StoredEvent): boolean =>
   within(addon.projects, event.project) &&
   within(addon.environments, event.environment);
 
+/** The outbox consumer of one addon, by the name of its cursor. */
+export const consumerName = (addonId: number): string => `addon:${addonId}`;
+
 /**
- * Delivers the event log to the enabled addons, as one outbox consumer ("addons").
+ * Delivers the event log to the enabled addons, each addon an outbox consumer of its own
+ * (`addon:<id>`), with its own cursor: at least once and in order per addon, and an addon
+ * whose destination is down, retrying for as long as the give-up time, holds up nobody else.
  *
- * One consumer for all addons rather than one per addon: consumers are registered when an
- * instance starts and the outbox has no way to drop one, while addons come and go on any
- * instance at any time; one consumer sees every addon as the database holds it when a batch
- * arrives. Each addon gets its events of a batch in order, one after the other, while the
- * addons are served side by side; the batch is acknowledged once every addon has delivered
- * or given up, so a crash hands it over again (at least once). The price is that an addon
- * whose destination is down holds the others' next batch for as long as it retries: bounded
- * by the give-up time for the first event it cannot deliver, after which its other events of
- * the batch get one attempt each, and by a small batch.
+ * Addons come and go on any instance, while the outbox's consumers are registered on each:
+ * `sync` matches this instance's consumers to the enabled addons, after each change made here
+ * and every few seconds for those made elsewhere. A consumer's cursor is made at the end of
+ * the log by the transaction that creates or enables the addon, and removed by the one that
+ * disables or deletes it, so an addon hears of what happens while it is enabled, whichever
+ * instance delivers to it.
  */
 export class AddonDelivery {
+  /** The addons this instance has a consumer for. */
+  private readonly delivering = new Set<number>();
+  /** Syncs run one after another, so that a consumer is never registered twice. */
+  private syncs: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly db: Db,
+    private readonly outbox: Outbox,
     private readonly outbound: Outbound,
     private readonly context: DeliveryContext,
     private readonly timing: DeliveryTiming,
-    private readonly enabledAddons: (db: Db) => Promise<AddonRow[]>,
   ) {}
 
-  consumer(): Consumer {
-    return { name: "addons", batchSize: 10, handle: (events, signal) => this.handle(events, signal) };
+  /** Registers a consumer for each enabled addon that has none here, and drops those of addons disabled or gone. */
+  sync(): Promise<void> {
+    const next = this.syncs.then(() => this.match());
+    this.syncs = next.catch(() => {});
+    return next;
   }
 
-  private async handle(events: readonly StoredEvent[], signal: AbortSignal): Promise<void> {
-    const addons = await this.enabledAddons(this.db);
-    await Promise.all(
-      addons.map((addon) =>
-        this.deliverInOrder(
-          addon,
-          events.filter((event) => listensTo(addon, event)),
-          signal,
-        ),
-      ),
+  /** Stops every addon's delivery on this instance. */
+  stop(): Promise<void> {
+    const next = this.syncs.then(async () => {
+      for (const id of this.delivering) await this.outbox.unregister(consumerName(id));
+      this.delivering.clear();
+    });
+    this.syncs = next.catch(() => {});
+    return next;
+  }
+
+  private async match(): Promise<void> {
+    const enabled = new Set((await addonStore.enabled(this.db)).map((addon) => addon.id));
+    for (const id of this.delivering) {
+      if (enabled.has(id)) continue;
+      this.delivering.delete(id);
+      await this.outbox.unregister(consumerName(id));
+    }
+    for (const id of enabled) {
+      if (this.delivering.has(id)) continue;
+      this.delivering.add(id);
+      await this.outbox.register({
+        name: consumerName(id),
+        batchSize: 10,
+        handle: (events, signal) => this.handle(id, events, signal),
+      });
+    }
+  }
+
+  private async handle(id: number, events: readonly StoredEvent[], signal: AbortSignal): Promise<void> {
+    // Read afresh, so that a change to its events, filters or destination counts from the next batch.
+    const addon = await addonStore.byId(this.db, id);
+    if (!addon?.enabled) return;
+    await this.deliverInOrder(
+      addon,
+      events.filter((event) => listensTo(addon, event)),
+      signal,
     );
   }
 

@@ -10,7 +10,7 @@ import type { StoredEvent } from "../events/schemas.js";
 import type { Change, EventService } from "../events/service.js";
 import type { FeatureTagService } from "../features/tags/service.js";
 import type { TagTypeService } from "../tag-types/service.js";
-import { AddonDelivery } from "./delivery.js";
+import { AddonDelivery, consumerName } from "./delivery.js";
 import { Outbound, RefusedDestination } from "./outbound.js";
 import { PROVIDERS, type Provider } from "./providers.js";
 import type { AddonInput, AddonView, IntegrationEventView, ProviderDefinition } from "./schemas.js";
@@ -62,6 +62,8 @@ const addons = resource({
 export class AddonService {
   private readonly outbound: Outbound;
   private readonly delivery: AddonDelivery;
+  private syncing: NodeJS.Timeout | undefined;
+  private log: { error(details: object, message: string): void } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -75,16 +77,34 @@ export class AddonService {
     this.outbound = new Outbound(settings);
     this.delivery = new AddonDelivery(
       db,
+      events.outbox,
       this.outbound,
       { tagsOf: (event) => this.tagsOf(event), slackApiUrl: settings.slackApiUrl },
       settings,
-      addonStore.enabled,
     );
   }
 
-  /** Registers the delivery with the outbox, which starts it. Cheap: one cursor row. */
-  async start(): Promise<void> {
-    await this.events.outbox.register(this.delivery.consumer());
+  /**
+   * Starts delivering to the enabled addons, and looks every `syncMs` for addons enabled,
+   * disabled or deleted on other instances (those changed here are seen at once).
+   */
+  async start(log: { error(details: object, message: string): void }, syncMs = 5000): Promise<void> {
+    this.log = log;
+    await this.delivery.sync();
+    this.syncing = setInterval(() => void this.resync(), syncMs);
+    this.syncing.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.syncing);
+    await this.delivery.stop();
+  }
+
+  /** After a change has committed, whose answer must not depend on it: a failure is logged, and the next look tries again. */
+  private resync(): Promise<void> {
+    return this.delivery
+      .sync()
+      .catch((error) => this.log?.error({ err: error }, "addons: could not match deliveries to the addons"));
   }
 
   async list(_actor: Actor): Promise<{ addons: AddonView[]; providers: ProviderDefinition[] }> {
@@ -103,8 +123,11 @@ export class AddonService {
     const fields = await this.fields(input);
     const created = await this.events.change(actor, async (change) => {
       await this.ensureTagTypes(change, providerOf(fields.provider));
-      return addons.create(change, () => addonStore.insert(change.db, fields));
+      const row = await addons.create(change, () => addonStore.insert(change.db, fields));
+      if (fields.enabled) await this.events.outbox.open(change.db, consumerName(row.id));
+      return row;
     });
+    await this.resync();
     return this.get(actor, created.id);
   }
 
@@ -115,16 +138,22 @@ export class AddonService {
     await this.events.change(actor, async (change) => {
       await this.ensureTagTypes(change, providerOf(fields.provider));
       await addons.update(change, id, () => addonStore.update(change.db, id, fields));
+      // Disabled, its cursor goes, so that enabled again it starts from then.
+      if (fields.enabled) await this.events.outbox.open(change.db, consumerName(id));
+      else await this.events.outbox.forget(change.db, consumerName(id));
     });
+    await this.resync();
     return this.get(actor, id);
   }
 
   /** Deleting an addon that is not there is done already, as the reference answers. */
   async remove(actor: Actor, id: number): Promise<void> {
     await this.events.change(actor, async (change) => {
-      if (await addonStore.byId(change.db, id))
-        await addons.remove(change, id, () => addonStore.remove(change.db, id));
+      if (!(await addonStore.byId(change.db, id))) return;
+      await addons.remove(change, id, () => addonStore.remove(change.db, id));
+      await this.events.outbox.forget(change.db, consumerName(id));
     });
+    await this.resync();
   }
 
   async deliveries(

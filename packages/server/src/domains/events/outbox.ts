@@ -104,6 +104,34 @@ export class Outbox {
     this.wake(subscription);
   }
 
+  /**
+   * Stops delivering to a consumer on this instance, letting a delivery in flight end (its
+   * signal aborts). Its cursor stays: whoever removes what the consumer delivered for
+   * removes that, in the same transaction.
+   */
+  async unregister(name: string): Promise<void> {
+    const subscription = this.subscriptions.get(name);
+    if (!subscription) return;
+    this.subscriptions.delete(name);
+    clearTimeout(subscription.retry);
+    subscription.retry = undefined;
+    subscription.controller?.abort();
+    await subscription.draining;
+  }
+
+  /**
+   * Makes a consumer's cursor at the end of the log unless it has one, within the caller's
+   * transaction: for a consumer that starts with the change that makes it.
+   */
+  open(db: Db, name: string): Promise<void> {
+    return cursorStore.create(db, name);
+  }
+
+  /** Removes a consumer's cursor within the caller's transaction; unregistering stops delivery. */
+  forget(db: Db, name: string): Promise<void> {
+    return cursorStore.remove(db, name);
+  }
+
   start(log: OutboxLog): void {
     this.log = log;
     this.poller = setInterval(() => this.wakeAll(), this.timing.pollMs);
@@ -139,8 +167,8 @@ export class Outbox {
   }
 
   private wake(subscription: Subscription): void {
-    // A consumer pausing after a failure is not hurried by commits.
-    if (!this.log || subscription.retry) return;
+    // A consumer pausing after a failure is not hurried by commits; one unregistered is done.
+    if (!this.log || subscription.retry || !this.registered(subscription)) return;
     if (subscription.draining) {
       subscription.again = true;
       return;
@@ -153,7 +181,11 @@ export class Outbox {
 
   private async drain(subscription: Subscription): Promise<void> {
     do subscription.again = false;
-    while (this.log && (await this.deliver(subscription)));
+    while (this.log && this.registered(subscription) && (await this.deliver(subscription)));
+  }
+
+  private registered(subscription: Subscription): boolean {
+    return this.subscriptions.get(subscription.consumer.name) === subscription;
   }
 
   /** Hands the consumer its next events, when it has some and this instance may; true when it did. */

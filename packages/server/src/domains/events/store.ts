@@ -150,6 +150,10 @@ export const cursorStore = {
     `.execute(db);
   },
 
+  async remove(db: Db, consumer: string): Promise<void> {
+    await db.deleteFrom("outbox_cursors").where("consumer", "=", consumer).execute();
+  },
+
   /**
    * Claims a consumer for a while, when events wait after its cursor and no other instance
    * holds it; gives the cursor's position, or undefined when there is nothing to do here.
