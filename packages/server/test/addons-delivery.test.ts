@@ -354,15 +354,16 @@ describe.each(databaseKinds)("addon delivery (%s)", (kind) => {
     }
   });
 
-  it("posts an Adaptive Card to Microsoft Teams", async () => {
+  it.each(["teams", "teamsworkflow"])("posts an Adaptive Card to Microsoft Teams (%s)", async (provider) => {
     const teams = await receiver();
-    await addon({
-      provider: "teams",
+    const id = await addon({
+      provider,
       parameters: { url: `${teams.url}/webhookb2/x` },
       events: ["feature-created"],
     });
     const name = await newFlag();
     const [request] = await teams.waitFor(1);
+    await server.request(`${ADDONS}/${id}`, { method: "DELETE" });
     const body = JSON.parse(request!.body);
     expect(request!.path).toBe("/webhookb2/x");
     expect(body.type).toBe("message");
@@ -371,6 +372,59 @@ describe.each(databaseKinds)("addon delivery (%s)", (kind) => {
     expect(card.type).toBe("AdaptiveCard");
     expect(JSON.stringify(card.body)).toContain(`**${name}**`);
     expect(card.body[2].facts).toContainEqual({ title: "Flag", value: name });
+  });
+
+  it("sends New Relic's Event API the event's fields, gzipped, with the license key", async () => {
+    const newRelic = await receiver();
+    const id = await addon({
+      provider: "new-relic",
+      parameters: { url: `${newRelic.url}/v1/accounts/42/events`, licenseKey: "nr-secret" },
+      events: ["feature-created"],
+    });
+    const name = await newFlag();
+    const [request] = await newRelic.waitFor(1);
+    expect(request!.path).toBe("/v1/accounts/42/events");
+    expect(request!.headers["api-key"]).toBe("nr-secret");
+    expect(request!.headers["content-encoding"]).toBe("gzip");
+    const body = JSON.parse(request!.body);
+    expect(body).toMatchObject({
+      eventType: "UnleashServiceEvent",
+      unleashEventType: "feature-created",
+      featureName: name,
+      project: "default",
+      createdBy: "init-admin",
+      name,
+      type: "release",
+      enabled: false,
+    });
+    expect(body.timestamp).toBe(body.createdAt);
+    expect(Math.abs(Date.now() - body.createdAt)).toBeLessThan(10_000);
+    // Nested values are not attributes New Relic keeps.
+    expect(body).not.toHaveProperty("environments");
+    const [entry] = await logged(id);
+    expect(entry.state).toBe("success");
+    expect(JSON.parse(entry.details.body)).toEqual(body);
+    expect(JSON.stringify(entry)).not.toContain("nr-secret");
+
+    // A body template is the event sent.
+    await server.request(`${ADDONS}/${id}`, {
+      method: "PUT",
+      body: {
+        provider: "new-relic",
+        enabled: true,
+        events: ["feature-created"],
+        parameters: {
+          url: `${newRelic.url}/v1/accounts/42/events`,
+          licenseKey: "*****",
+          bodyTemplate: '{"eventType": "FlagChange", "flag": "{{event.featureName}}"}',
+        },
+      },
+    });
+    const templated = await newFlag();
+    await newRelic.waitFor(2);
+    expect(JSON.parse(newRelic.received[1]!.body)).toEqual({ eventType: "FlagChange", flag: templated });
+    expect(newRelic.received[1]!.headers["api-key"]).toBe("nr-secret");
+    await server.request(`${ADDONS}/${id}`, { method: "DELETE" });
   });
 
   it("sends Datadog an event with the API key header and the flag's tags", async () => {

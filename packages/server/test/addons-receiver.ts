@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
 
 export interface Received {
   method: string;
   path: string;
   headers: IncomingMessage["headers"];
+  /** As sent, uncompressed when it came with `content-encoding: gzip`. */
   body: string;
 }
 
@@ -56,7 +58,10 @@ export async function startReceiver(answer: Answer = ok): Promise<Receiver> {
         method: request.method ?? "",
         path: request.url ?? "",
         headers: request.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
+        body: (request.headers["content-encoding"] === "gzip"
+          ? gunzipSync(Buffer.concat(chunks))
+          : Buffer.concat(chunks)
+        ).toString("utf8"),
       };
       receiver.received.push(received);
       receiver.answer(receiver.received.length, received, response);

@@ -46,7 +46,7 @@ describe.each(databaseKinds)("addons (%s)", (kind) => {
     const reply = await server.request(ADDONS);
     expect(reply.status).toBe(200);
     const names = reply.body.providers.map((provider: { name: string }) => provider.name);
-    expect(names).toEqual(expect.arrayContaining(["webhook", "slack-app", "teams", "datadog"]));
+    expect(names).toEqual(["webhook", "slack-app", "teams", "teamsworkflow", "datadog", "new-relic"]);
     const hook = reply.body.providers.find((provider: { name: string }) => provider.name === "webhook");
     expect(hook.parameters).toContainEqual(
       expect.objectContaining({ name: "url", type: "url", required: true, sensitive: true }),

@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { gzipSync } from "node:zlib";
 import ipaddr from "ipaddr.js";
 import type { IntegrationSettings } from "../../config.js";
 
@@ -10,6 +11,8 @@ export interface OutboundRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** Sent compressed (`content-encoding: gzip`), as New Relic's Event API takes it; logged as text. */
+  gzip?: boolean;
   /** What it is for, when an event becomes several requests (a Slack channel). */
   target?: string;
   /** Whether a 2xx answer is a success: Slack says `ok: false` with a 200. */
@@ -188,12 +191,18 @@ function post(
     else callback(null, entries[0]!.address, entries[0]!.family);
   };
   const client = url.protocol === "https:" ? https : http;
+  const payload = request.gzip ? gzipSync(request.body) : Buffer.from(request.body);
+  const headers = {
+    ...request.headers,
+    ...(request.gzip ? { "content-encoding": "gzip" } : {}),
+    "content-length": payload.length.toString(),
+  };
   return new Promise((resolve, reject) => {
     const outgoing = client.request(
       url,
       {
         method: "POST",
-        headers: { ...request.headers, "content-length": Buffer.byteLength(request.body).toString() },
+        headers,
         lookup: pinned,
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       },
@@ -221,6 +230,6 @@ function post(
           : error,
       ),
     );
-    outgoing.end(request.body);
+    outgoing.end(payload);
   });
 }

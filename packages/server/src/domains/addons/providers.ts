@@ -222,16 +222,20 @@ const slackApp: Provider = {
   },
 };
 
-const teams: Provider = {
+/**
+ * Microsoft Teams: an Adaptive Card posted to a channel. `teams` (incoming webhooks) and
+ * `teamsworkflow` (a Workflows "when a webhook request is received" flow) take the same card,
+ * in the same message envelope; both names are kept, as addons made in the reference use either.
+ */
+const teamsProvider = (name: string, displayName: string, urlDescription: string): Provider => ({
   definition: {
-    name: "teams",
-    displayName: "Microsoft Teams",
-    description:
-      "Posts events as Adaptive Cards to a Microsoft Teams channel's incoming webhook or workflow.",
+    name,
+    displayName,
+    description: "Posts events as Adaptive Cards to a Microsoft Teams channel.",
     documentationUrl: "https://docs.getunleash.io/reference/integrations/teams",
     parameters: [
       parameter("url", "Webhook URL", "url", {
-        description: "The channel's incoming webhook (or Workflows) URL.",
+        description: urlDescription,
         required: true,
         sensitive: true,
       }),
@@ -270,6 +274,80 @@ const teams: Provider = {
             { contentType: "application/vnd.microsoft.card.adaptive", contentUrl: null, content: card },
           ],
         }),
+      },
+    ];
+  },
+});
+
+const teams = teamsProvider("teams", "Microsoft Teams", "The channel's incoming webhook URL.");
+const teamsWorkflow = teamsProvider(
+  "teamsworkflow",
+  "Microsoft Teams (Workflows)",
+  'The URL of a Teams workflow started by "When a Teams webhook request is received".',
+);
+
+const NEW_RELIC_TAG = {
+  name: "new-relic",
+  description: "Tags of a flag, for its events in New Relic.",
+  icon: "N",
+};
+
+/** A flat attribute New Relic's Event API keeps; nested values are left out. */
+const isAttribute = (value: unknown): value is string | number | boolean =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
+const newRelic: Provider = {
+  definition: {
+    name: "new-relic",
+    displayName: "New Relic",
+    description: "Sends events to New Relic's Event API, as UnleashServiceEvent events.",
+    documentationUrl: "https://docs.getunleash.io/reference/integrations",
+    parameters: [
+      parameter("url", "New Relic Event API URL", "url", {
+        description:
+          "https://insights-collector.newrelic.com/v1/accounts/<account id>/events, or your region's endpoint.",
+        required: true,
+      }),
+      parameter("licenseKey", "License key", "text", { required: true, sensitive: true }),
+      customHeaders,
+      bodyTemplate("The event sent, as JSON with an eventType; without one, the event's fields."),
+    ],
+    events: FLAG_EVENTS,
+    tagTypes: [NEW_RELIC_TAG],
+  },
+  async requests(event, parameters) {
+    const template = text(parameters.bodyTemplate);
+    const createdAt = new Date(event.createdAt).getTime();
+    // The reference's attribute names, so that queries written for it keep working; the
+    // event's own fields win over its data's.
+    const data =
+      typeof event.data === "object" && event.data !== null
+        ? Object.entries(event.data).filter(([, value]) => isAttribute(value))
+        : [];
+    const body = template
+      ? renderTemplate(template, event, true)
+      : JSON.stringify({
+          ...Object.fromEntries(data),
+          eventType: "UnleashServiceEvent",
+          unleashEventType: event.type,
+          featureName: event.featureName,
+          environment: event.environment,
+          project: event.project,
+          createdBy: event.createdBy,
+          createdByUserId: event.createdByUserId,
+          createdAt,
+          timestamp: createdAt,
+        });
+    return [
+      {
+        url: text(parameters.url),
+        headers: {
+          ...parseHeaders(parameters.customHeaders),
+          "content-type": "application/json",
+          "api-key": text(parameters.licenseKey),
+        },
+        body,
+        gzip: true,
       },
     ];
   },
@@ -329,5 +407,8 @@ const datadog: Provider = {
 
 /** The providers this service delivers to, by name. */
 export const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
-  [webhook, slackApp, teams, datadog].map((provider) => [provider.definition.name, provider]),
+  [webhook, slackApp, teams, teamsWorkflow, datadog, newRelic].map((provider) => [
+    provider.definition.name,
+    provider,
+  ]),
 );
