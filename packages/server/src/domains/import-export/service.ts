@@ -41,7 +41,7 @@ import type {
 export interface ImportExportLinks {
   flags: Pick<
     FlagService,
-    "get" | "find" | "inProject" | "search" | "create" | "update" | "setStale" | "setEnabled"
+    "activeViews" | "find" | "inProject" | "search" | "create" | "update" | "setStale" | "setEnabled"
   >;
   strategies: Pick<StrategyService, "ofFlags" | "add" | "remove">;
   variants: Pick<VariantService, "set">;
@@ -128,14 +128,7 @@ export class ImportExportService {
     if (!environments.includes(query.environment)) {
       throw notFound(`Could not find environment ${query.environment}`);
     }
-    const views: FeatureView[] = [];
-    for (const name of unique(await this.selected(actor, query))) {
-      const view = await this.links.flags.get(actor, undefined, name).catch((error: unknown) => {
-        if (error instanceof ApiError && error.name === "NotFoundError") return undefined;
-        throw error;
-      });
-      if (view && !view.archived) views.push(view);
-    }
+    const views = await this.links.flags.activeViews(actor, unique(await this.selected(actor, query)));
     const result = await this.exported(actor, views, query.environment);
     await this.events.change(actor, async (change) => {
       change.record({
@@ -203,13 +196,15 @@ export class ImportExportService {
   /** The flags a query selects: listed by name, by a tag's value, by project, or all of them. */
   private async selected(actor: Actor, query: ExportQuery): Promise<string[]> {
     if (query.features && query.features.length > 0) return query.features;
+    if (query.tag === undefined && query.project !== undefined) {
+      return (await this.links.flags.inProject(this.db, query.project)).map((flag) => flag.name);
+    }
     const all = [];
     for (let offset = 0; ; offset += 100) {
       const page = await this.links.flags.search(actor, {
         sortBy: "name",
         offset: String(offset),
         limit: "100",
-        ...(query.tag === undefined && query.project !== undefined ? { project: `IS:${query.project}` } : {}),
       });
       all.push(...page.features);
       if (page.features.length < 100) break;

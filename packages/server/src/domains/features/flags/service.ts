@@ -145,6 +145,15 @@ export class FlagService {
     return this.view(this.db, row, await this.links().favorites.features(actor));
   }
 
+  /** The active flags of those named that the actor may see, in the order named; the others are left out. */
+  async activeViews(actor: Actor, names: string[]): Promise<FeatureView[]> {
+    const order = new Map(names.map((name, index) => [name, index]));
+    const rows = (await flagStore.activeNamed(this.db, names))
+      .filter((row) => canSee(actor, row.project))
+      .sort((a, b) => order.get(a.name)! - order.get(b.name)!);
+    return featureViews(this.db, rows, this.links(), await this.links().favorites.features(actor));
+  }
+
   async listProject(
     actor: Actor,
     projectId: string,

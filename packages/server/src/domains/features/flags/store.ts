@@ -39,6 +39,16 @@ export const flagStore = {
   find: (db: Db, name: string) =>
     db.selectFrom("features").selectAll().where("name", "=", name).executeTakeFirst(),
 
+  activeNamed: async (db: Db, names: string[]) =>
+    names.length === 0
+      ? []
+      : db
+          .selectFrom("features")
+          .selectAll()
+          .where("name", "in", names)
+          .where("archived_at", "is", null)
+          .execute(),
+
   insert: (
     db: Db,
     feature: {
