@@ -112,6 +112,7 @@ describe.each(databaseKinds)("API tokens (%s)", (kind) => {
     });
     expect(huge.status).toBe(413);
     expect(huge.body.name).toBe("ContentTooLarge");
+    expect(huge.body.message).toContain("102400 bytes; the BODY_LIMIT setting raises it");
     // Scripts send the JSON content type on body-less POSTs; that is no body, not bad JSON.
     const empty = await server.request("/api/admin/environments/development/on", {
       method: "POST",

@@ -2,7 +2,7 @@ import { ApiError } from "@signalbox/protocol";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 
 // Fastify's own failures (parsing, limits, schema validation) are given the spec's names.
-function fromFastify(error: FastifyError): ApiError | undefined {
+function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | undefined {
   if (error.validation) {
     const details = error.validation.map((issue) => {
       const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
@@ -20,7 +20,10 @@ function fromFastify(error: FastifyError): ApiError | undefined {
   }
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new ApiError("ContentTooLarge", "The request body is larger than the server accepts.");
+      return new ApiError(
+        "ContentTooLarge",
+        `The request body is larger than the server accepts here (${request.routeOptions.bodyLimit} bytes; the BODY_LIMIT setting raises it).`,
+      );
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiError(
         "ContentTypeerror",
@@ -62,7 +65,7 @@ function fromDatabase(error: FastifyError, request: FastifyRequest): ApiError | 
 }
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const known = error instanceof ApiError ? error : (fromFastify(error) ?? fromDatabase(error, request));
+  const known = error instanceof ApiError ? error : (fromFastify(error, request) ?? fromDatabase(error, request));
   if (known) return reply.status(known.status).send(known.toJSON());
   // Syntax errors from JSON.parse surface without a Fastify code.
   if (error instanceof SyntaxError) {
