@@ -119,25 +119,27 @@ test("a webhook made in the browser receives a flag's creation, and its delivery
 test("a project's flags exported for development import into another project, validated first", async ({
   page,
 }) => {
+  // A project of this flow's own, so that moving its flags out touches no other flow's.
+  await admin("POST", "/projects", { id: "outgoing", name: "Outgoing" });
   for (const name of ["moving-checkout", "moving-search"]) {
-    await admin("POST", "/projects/default/features", { name, description: `${name}, moved` });
-    await admin("POST", `/projects/default/features/${name}/environments/development/strategies`, {
+    await admin("POST", "/projects/outgoing/features", { name, description: `${name}, moved` });
+    await admin("POST", `/projects/outgoing/features/${name}/environments/development/strategies`, {
       name: "flexibleRollout",
       parameters: { rollout: "40", stickiness: "default", groupId: name },
     });
-    await admin("POST", `/projects/default/features/${name}/environments/development/on`);
+    await admin("POST", `/projects/outgoing/features/${name}/environments/development/on`);
   }
   await admin("POST", "/projects", { id: "imports", name: "Imports" });
 
   await logIn(page, "admin", ADMIN_PASSWORD);
-  await page.goto("/projects/default");
+  await page.goto("/projects/outgoing");
   await page.getByRole("button", { name: "Export", exact: true }).click();
   const exporting = page.getByRole("dialog", { name: /^Export flags of/ });
   await choose(page, "Environment", "development", exporting);
   const downloading = page.waitForEvent("download");
   await exporting.getByRole("button", { name: "Export to a file" }).click();
   const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/^export-default-development-\d{4}-\d{2}-\d{2}\.json$/);
+  expect(download.suggestedFilename()).toMatch(/^export-outgoing-development-\d{4}-\d{2}-\d{2}\.json$/);
   const file = test.info().outputPath(download.suggestedFilename());
   await download.saveAs(file);
   const exported = JSON.parse(await readFile(file, "utf8")) as {
@@ -145,7 +147,7 @@ test("a project's flags exported for development import into another project, va
     featureStrategies: { featureName: string; name: string }[];
   };
   const names = exported.features.map((feature) => feature.name);
-  expect(names).toEqual(expect.arrayContaining(["moving-checkout", "moving-search"]));
+  expect(names).toEqual(["moving-checkout", "moving-search"]);
   expect(exported.featureStrategies).toContainEqual(
     expect.objectContaining({ featureName: "moving-checkout", name: "flexibleRollout" }),
   );
@@ -161,17 +163,17 @@ test("a project's flags exported for development import into another project, va
   const apply = importing.getByRole("button", { name: "Import", exact: true });
   await expect(apply).toBeDisabled();
 
-  // The flags still live in the default project: the service would refuse them, and says so first.
+  // The flags still live in their project: the service would refuse them, and says so first.
   await importing.getByRole("button", { name: "Validate" }).click();
   const errors = importing.getByRole("alert").filter({ hasText: "Errors" });
-  await expect(errors).toContainText("moving-checkout (in project default)");
+  await expect(errors).toContainText("moving-checkout (in project outgoing)");
   await expect(apply).toBeDisabled();
   await expect(apply).toHaveAttribute("aria-description", /The file has errors/);
   await snap(page, "import-dialog-errors");
 
-  // Moved rather than copied: gone from the default project, the file is importable.
+  // Moved rather than copied: gone from their project, the file is importable.
   for (const name of names) {
-    await admin("DELETE", `/projects/default/features/${name}`);
+    await admin("DELETE", `/projects/outgoing/features/${name}`);
     await admin("DELETE", `/archive/${name}`);
   }
   await importing.getByRole("button", { name: "Validate again" }).click();
