@@ -607,6 +607,21 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
     expect((await served(flag)).enabled).toBe(false);
   });
 
+  it("lists whom an author may ask to review: the people who may approve in that environment", async () => {
+    const reply = await as(alice, "GET", `${BASE}/change-requests/available-reviewers/production`);
+    expect(reply.status).toBe(200);
+    const ids = reply.body.reviewers.map((reviewer: { id: number }) => reviewer.id);
+    expect(ids).toEqual(expect.arrayContaining([alice.id, bob.id]));
+    expect(ids).not.toContain(viewer.id);
+    // Those without a name or an email leave them out rather than send nulls.
+    expect(reply.body.reviewers.find((reviewer: { id: number }) => reviewer.id === bob.id)).toEqual({
+      id: bob.id,
+      username: expect.stringMatching(/^person-/),
+    });
+    const unknown = await as(alice, "GET", `${BASE}/change-requests/available-reviewers/nowhere`);
+    expect(unknown.status).toBe(404);
+  });
+
   it("lets a custom role that only applies apply what others wrote and approved", async () => {
     const role = await admin("POST", "/api/admin/roles", {
       name: `Release manager ${kind}`,

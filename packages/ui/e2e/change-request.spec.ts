@@ -63,6 +63,14 @@ test("a change to production is drafted, submitted, approved by someone else and
     await expect(ownApproval).toHaveAccessibleDescription("You cannot approve your own change request.");
     const requestUrl = author.url();
 
+    // The author asks the other Editor, one of those who may approve in production, to review it.
+    const picker = author.getByRole("combobox", { name: "Ask to review" });
+    await picker.click();
+    await author.getByRole("option", { name: REVIEWER.username, exact: true }).click();
+    await picker.press("Escape");
+    await author.getByRole("button", { name: "Save reviewers" }).click();
+    await expect(author.getByRole("list", { name: "Reviewers asked" })).toContainText(REVIEWER.username);
+
     // The reviewer sees it waiting for them, and approves it.
     const reviewer = await personIn(browser, REVIEWER);
     const badge = reviewer.getByLabel("1 awaiting your review");

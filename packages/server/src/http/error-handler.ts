@@ -65,7 +65,8 @@ function fromDatabase(error: FastifyError, request: FastifyRequest): ApiError | 
 }
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const known = error instanceof ApiError ? error : (fromFastify(error, request) ?? fromDatabase(error, request));
+  const known =
+    error instanceof ApiError ? error : (fromFastify(error, request) ?? fromDatabase(error, request));
   if (known) return reply.status(known.status).send(known.toJSON());
   // Syntax errors from JSON.parse surface without a Fastify code.
   if (error instanceof SyntaxError) {

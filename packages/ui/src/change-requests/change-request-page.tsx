@@ -11,6 +11,7 @@ import {
   List,
   Loader,
   Modal,
+  MultiSelect,
   Paper,
   Stack,
   Text,
@@ -41,6 +42,7 @@ import {
   requestKey,
   type SegmentChange,
   type State,
+  useAvailableReviewers,
   useChangeRequest,
   useChangeRequestsChanged,
 } from "./queries";
@@ -175,7 +177,7 @@ export function ChangeRequestView({ request }: { request: ChangeRequest }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="md">
-            <Reviews request={request} />
+            <Reviews request={request} ask={actions.askReviewers} />
             <Comments request={request} />
           </Stack>
         </Grid.Col>
@@ -615,7 +617,7 @@ function ChangeCard({
   );
 }
 
-function Reviews({ request }: { request: ChangeRequest }) {
+function Reviews({ request, ask }: { request: ChangeRequest; ask: Verdict | undefined }) {
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="reviews">
       <Stack gap="xs">
@@ -635,8 +637,70 @@ function Reviews({ request }: { request: ChangeRequest }) {
           people={request.rejections.map((review) => ({ ...review.createdBy, at: review.createdAt }))}
         />
         <People label="Reviewers asked" people={request.reviewers} />
+        {ask && <ReviewerPicker request={request} verdict={ask} />}
       </Stack>
     </Paper>
+  );
+}
+
+/** The author (or an admin) names whom to ask: people who may approve in the request's environment. */
+function ReviewerPicker({ request, verdict }: { request: ChangeRequest; verdict: Verdict }) {
+  const { changed, path } = useRequestWrites(request);
+  const asked = request.reviewers.map((reviewer) => String(reviewer.id));
+  const [chosen, setChosen] = useState(asked);
+  const available = useAvailableReviewers(request.project, request.environment, verdict.allowed);
+  const save = useMutation({
+    meta: { quiet: true },
+    mutationFn: () =>
+      unwrap(
+        api.PUT("/api/admin/projects/{projectId}/change-requests/{id}/approvers", {
+          params: { path },
+          body: { reviewers: chosen.map(Number) },
+        }),
+      ),
+    onSuccess: async () => {
+      await changed();
+      notifyDone(chosen.length === 0 ? "No one is asked to review." : "Reviewers asked.");
+    },
+  });
+  // Those asked already stay listed even if they may no longer approve, so they can be removed.
+  const options = new Map<string, string>(
+    request.reviewers.map((reviewer) => [String(reviewer.id), personOf(reviewer)]),
+  );
+  for (const reviewer of available.data?.reviewers ?? []) {
+    if (reviewer.id === request.createdBy.id) continue;
+    options.set(
+      String(reviewer.id),
+      reviewer.name ?? reviewer.username ?? reviewer.email ?? `#${reviewer.id}`,
+    );
+  }
+  const unchanged = [...chosen].sort().join() === [...asked].sort().join();
+  return (
+    <Stack gap="xs">
+      <MultiSelect
+        label="Ask to review"
+        placeholder={available.isLoading ? "Loading people…" : "People who may approve"}
+        data={[...options].map(([value, label]) => ({ value, label }))}
+        value={chosen}
+        onChange={setChosen}
+        searchable
+        disabled={!verdict.allowed}
+        description={verdict.allowed ? undefined : verdict.reason}
+        nothingFoundMessage="No one else may approve here"
+      />
+      <FormError error={save.error ?? available.error} />
+      <Group justify="flex-end">
+        <GuardedButton
+          verdict={verdict}
+          variant="light"
+          loading={save.isPending}
+          disabled={unchanged}
+          onClick={() => save.mutate()}
+        >
+          Save reviewers
+        </GuardedButton>
+      </Group>
+    </Stack>
   );
 }
 

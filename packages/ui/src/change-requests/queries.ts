@@ -69,6 +69,20 @@ export function usePendingChangeRequests(projectId: string) {
   });
 }
 
+/** The people who may approve requests in a project's environment: whom an author may ask. */
+export function useAvailableReviewers(projectId: string, environment: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [CHANGE_REQUESTS, projectId, "reviewers", environment],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/admin/projects/{projectId}/change-requests/available-reviewers/{environment}", {
+          params: { path: { projectId, environment } },
+        }),
+      ),
+    enabled,
+  });
+}
+
 export function useChangeRequestSearch(
   query: SearchQuery,
   options: { refetchInterval?: number; enabled?: boolean } = {},

@@ -51,13 +51,17 @@ const offered = (actions: object) => Object.keys(actions).sort();
 describe("requestActions", () => {
   it("offers a draft's author to submit or discard it, and no one else", () => {
     const mine = requestActions(request("Draft"), author);
-    expect(offered(mine)).toEqual(["discard", "editChanges", "editTitle", "submit"]);
+    expect(offered(mine)).toEqual(["askReviewers", "discard", "editChanges", "editTitle", "submit"]);
     expect(mine.submit?.allowed).toBe(true);
     expect(mine.discard?.allowed).toBe(true);
 
     const theirs = requestActions(request("Draft"), reviewer);
     expect(theirs.submit).toEqual({ allowed: false, reason: "Only its author can send it for review." });
     expect(theirs.discard?.allowed).toBe(false);
+    expect(theirs.askReviewers).toEqual({
+      allowed: false,
+      reason: "Only its author or an admin can choose whom to ask for a review.",
+    });
     expect(theirs.approve).toBeUndefined();
   });
 
@@ -99,7 +103,15 @@ describe("requestActions", () => {
 
   it("offers an approved request to be applied or scheduled by whoever may apply, its author included", () => {
     const actions = requestActions(request("Approved"), author);
-    expect(offered(actions)).toEqual(["apply", "cancel", "editChanges", "editTitle", "reject", "schedule"]);
+    expect(offered(actions)).toEqual([
+      "apply",
+      "askReviewers",
+      "cancel",
+      "editChanges",
+      "editTitle",
+      "reject",
+      "schedule",
+    ]);
     expect(actions.apply?.allowed).toBe(true);
     expect(actions.schedule?.allowed).toBe(true);
     const without = requestActions(request("Approved"), viewer(OTHER, []));
@@ -134,6 +146,7 @@ describe("requestActions", () => {
     const actions = requestActions(request("Scheduled"), author);
     expect(offered(actions)).toEqual([
       "applyNow",
+      "askReviewers",
       "cancel",
       "editChanges",
       "editTitle",

@@ -20,6 +20,7 @@ export type RequestAction =
   | "cancel"
   | "discard"
   | "editTitle"
+  | "askReviewers"
   | "editChanges";
 
 export const OPEN_STATES: readonly State[] = ["Draft", "In review", "Approved", "Scheduled"];
@@ -81,6 +82,7 @@ export function requestActions(
           : refused("Only its author can send it for review."),
         discard: authorOnly("Only its author can discard a draft."),
         editTitle: authorOrAdmin("change its title"),
+        askReviewers: authorOrAdmin("choose whom to ask for a review"),
         editChanges: authorOnly("Only its author can change what it holds."),
       };
     case "In review": {
@@ -92,6 +94,7 @@ export function requestActions(
         reject: review("reject"),
         cancel: authorOrAdmin("cancel it"),
         editTitle: authorOrAdmin("change its title"),
+        askReviewers: authorOrAdmin("choose whom to ask for a review"),
         editChanges: authorOnly("Only its author can change what it holds."),
       };
     }
@@ -102,6 +105,7 @@ export function requestActions(
         reject: review("reject"),
         cancel: authorOrAdmin("cancel it"),
         editTitle: authorOrAdmin("change its title"),
+        askReviewers: authorOrAdmin("choose whom to ask for a review"),
         editChanges: authorOnly("Only its author can change what it holds."),
       };
     case "Scheduled":
@@ -111,6 +115,7 @@ export function requestActions(
         reject: review("reject"),
         cancel: authorOrAdmin("cancel it"),
         editTitle: authorOrAdmin("change its title"),
+        askReviewers: authorOrAdmin("choose whom to ask for a review"),
         editChanges: refused("A scheduled change request cannot be edited: reject it, or apply it now."),
       };
     default:

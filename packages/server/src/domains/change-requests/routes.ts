@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import {
+  AvailableReviewers,
   ChangeInput,
   ChangeParams,
   ChangeRequest,
@@ -93,6 +94,21 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     (request) => changeRequests.list(request.actor, request.params.projectId),
+  );
+
+  app.get(
+    "/change-requests/available-reviewers/:environment",
+    {
+      config: none,
+      schema: {
+        tags,
+        summary: "The people who may approve change requests in the environment",
+        params: EnvironmentParams,
+        response: { 200: AvailableReviewers },
+      },
+    },
+    (request) =>
+      changeRequests.availableReviewers(request.actor, request.params.projectId, request.params.environment),
   );
 
   app.get(

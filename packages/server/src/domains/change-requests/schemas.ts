@@ -76,6 +76,19 @@ export const ReviewersBody = Type.Object({
   reviewers: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 }),
 });
 
+export const AvailableReviewers = Type.Object({
+  reviewers: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.Optional(Type.String()),
+      email: Type.Optional(Type.String()),
+      username: Type.Optional(Type.String()),
+      imageUrl: Type.Optional(Type.String()),
+    }),
+  ),
+});
+export type AvailableReviewersView = Static<typeof AvailableReviewers>;
+
 const Author = Type.Object({ username: Nullable(Type.String()), imageUrl: Nullable(Type.String()) });
 const Person = Type.Object({
   id: Type.Integer(),

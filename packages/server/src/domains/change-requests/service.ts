@@ -9,6 +9,7 @@ import type { UserService } from "../users/service.js";
 import { ACTION_SPECS, checkedPayload, type Place, type Targets } from "./actions.js";
 import {
   type Action,
+  type AvailableReviewersView,
   type ChangeInput,
   type ChangeRequestView,
   CLOSED_STATES,
@@ -42,7 +43,7 @@ class Suspension extends Error {}
 interface Others {
   projects: Pick<ProjectService, "requireActive" | "environmentsOf">;
   environments: Pick<EnvironmentService, "list">;
-  users: Pick<UserService, "byIds" | "actor" | "missing">;
+  users: Pick<UserService, "byIds" | "actor" | "missing" | "peopleWho">;
   /** The services changes go through; they are built after this one. */
   targets: () => Targets;
 }
@@ -121,6 +122,25 @@ export class ChangeRequestService {
       createdBy: actor.userId,
     });
     return this.views(this.db, rows);
+  }
+
+  /** The people who may approve requests in the environment: whom an author may ask to review. */
+  async availableReviewers(
+    actor: Actor,
+    project: string,
+    environment: string,
+  ): Promise<AvailableReviewersView> {
+    await this.requireEnvironment(this.db, actor, project, environment);
+    const people = await this.others.users.peopleWho("APPROVE_CHANGE_REQUEST", { project, environment });
+    return {
+      reviewers: people.map((row) => ({
+        id: row.id,
+        ...(row.name === null ? {} : { name: row.name }),
+        ...(row.email === null ? {} : { email: row.email }),
+        ...(row.username === null ? {} : { username: row.username }),
+        ...(row.image_url === null ? {} : { imageUrl: row.image_url }),
+      })),
+    };
   }
 
   async search(actor: Actor, query: SearchInput): Promise<SearchResultView> {

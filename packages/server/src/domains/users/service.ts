@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiError, invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
 import { type Actor, system, type UserActor } from "../../access/actor.js";
+import { can, canSee } from "../../access/can.js";
+import type { Permission } from "../../access/permissions.js";
 import { isRootRole, ROLE_IDS } from "../../access/roles.js";
 import type { Db } from "../../db/connection.js";
 import type { GrantsService } from "../access/grants/service.js";
@@ -178,6 +180,30 @@ export class UserService {
       via,
       grants: await this.others.grants.of(user.id),
     };
+  }
+
+  /**
+   * The active people (not service accounts) who may do something in a project and
+   * environment, as `can` answers for each of them, and who see the project.
+   */
+  async peopleWho(
+    permission: Permission,
+    scope: { project: string; environment?: string },
+  ): Promise<UserRow[]> {
+    const able: UserRow[] = [];
+    for (const row of await userStore.list(this.db, false)) {
+      if (!row.is_active) continue;
+      const grants = await this.others.grants.of(row.id);
+      const person: UserActor = {
+        kind: "user",
+        userId: row.id,
+        name: displayName(row),
+        via: "session",
+        grants,
+      };
+      if (canSee(person, scope.project) && can(person, permission, scope)) able.push(row);
+    }
+    return able;
   }
 
   /**
