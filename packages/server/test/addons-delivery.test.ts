@@ -674,6 +674,7 @@ describe.runIf(process.env.DATABASE_URL)("addon delivery on instances sharing on
     const first = await startTestServer("postgres", database, config);
     const second = await startTestServer("postgres", database, config);
     const flag = (on: TestServer, name: string) => on.request(FEATURES, { method: "POST", body: { name } });
+    let firstOpen = true;
     try {
       const created = await first.request(ADDONS, {
         method: "POST",
@@ -691,6 +692,7 @@ describe.runIf(process.env.DATABASE_URL)("addon delivery on instances sharing on
         expect((await flag(first, name)).status).toBe(200);
       await hook.waitFor(3, 3000);
       await first.close();
+      firstOpen = false;
       expect((await flag(second, "shared-4")).status).toBe(200);
       await hook.waitFor(4, 3000);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -701,7 +703,7 @@ describe.runIf(process.env.DATABASE_URL)("addon delivery on instances sharing on
         "shared-4",
       ]);
     } finally {
-      await first.close().catch(() => {});
+      if (firstOpen) await first.close();
       await second.close();
       await database.close();
       await hook.close();
