@@ -17,7 +17,7 @@ import { compareDocuments, type Document, dependencyNotes, NORMALISATIONS } from
 import { connectSdk, type EvaluationDifference, evaluateAll } from "./lib/evaluate.js";
 import { compareFrontend, sessionReaders } from "./lib/frontend.js";
 import { generate } from "./lib/generate.js";
-import { type Difference, explain, INLINING_NOTE, KNOWN_DIFFERENCES } from "./lib/known.js";
+import { type Difference, explain, INLINING_NOTE, KNOWN_DIFFERENCES, TIED_ORDER_NOTE } from "./lib/known.js";
 import { comparePlayground, type PlaygroundDifference } from "./lib/playground.js";
 import { Random, randomSeed } from "./lib/random.js";
 import {
@@ -221,6 +221,7 @@ try {
       const found = notes.get(difference.flag);
       if (found) difference.notes = [...(difference.notes ?? []), ...found];
     }
+    await noteTiedOrders(frontendRun.differences, environment, served[environment]!.reference);
     differences.push(...frontendRun.differences, ...playgroundRun.differences);
     for (const sdk of Object.values(pair)) sdk.destroy();
   }
@@ -259,6 +260,33 @@ try {
   log("done");
 }
 process.exit(exitCode);
+
+/**
+ * Notes the frontend differences on flags with strategies that share a sortOrder in the
+ * environment, as the reference's admin API shows them (its client API leaves sortOrder out).
+ */
+async function noteTiedOrders(found: EvaluationDifference[], environment: string, served: Document) {
+  const projects = new Map(served.features.map((feature) => [String(feature.name), String(feature.project)]));
+  const tied = new Map<string, boolean>();
+  for (const difference of found) {
+    if (difference.kind !== "frontend" || explain(difference)) continue;
+    if (!tied.has(difference.flag)) {
+      const project = projects.get(difference.flag) ?? "default";
+      const answer = await request(
+        services.reference.url,
+        tokens.admin,
+        "GET",
+        `/api/admin/projects/${project}/features/${encodeURIComponent(difference.flag)}`,
+      );
+      const env = (
+        answer.body as { environments?: { name: string; strategies: { sortOrder?: number }[] }[] }
+      ).environments?.find((candidate) => candidate.name === environment);
+      const orders = (env?.strategies ?? []).map((strategy) => strategy.sortOrder ?? 0);
+      tied.set(difference.flag, new Set(orders).size < orders.length);
+    }
+    if (tied.get(difference.flag)) difference.notes = [...(difference.notes ?? []), TIED_ORDER_NOTE];
+  }
+}
 
 function report(
   differences: Difference[],

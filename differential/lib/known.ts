@@ -14,6 +14,7 @@ export const REPEATED_DEPENDENCY_NOTE = "the reference lists a dependency more t
 export const DISABLED_PARENT_NOTE = "a parent is switched off in this environment";
 export const PARENT_REQUIRED_OFF_NOTE = "a dependency requires its parent off";
 export const USER_WITH_ID_PARENT_NOTE = "a parent has a userWithId strategy";
+export const TIED_ORDER_NOTE = "strategies of the flag in this environment share a sortOrder";
 export const CASE_INSENSITIVE_IN_NOTE =
   "an IN or NOT_IN constraint marked case-insensitive meets the context's value only when case is ignored";
 
@@ -240,6 +241,13 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       difference.reference === "(not returned)" &&
       difference.signalbox !== "(not returned)" &&
       difference.signalbox.enabled,
+  },
+  {
+    id: "frontend-tied-strategy-order",
+    what: "strategies of one flag and environment that share a sortOrder: the frontend API evaluates them in the order the client API lists them (then by creation); the reference's frontend API reads them in no set order and sorts by sortOrder alone, so which of them decides, and whose variants are given, changes from one run to the next",
+    why: "SDKs get the strategies in the client API's order, on both services, and the frontend API answers as they do",
+    matches: (difference) =>
+      difference.kind === "frontend" && difference.notes?.includes(TIED_ORDER_NOTE) === true,
   },
   {
     id: "playground-user-with-id",

@@ -11,13 +11,14 @@ interface PlaygroundConstraint {
   operator: string;
   values?: string[];
   caseInsensitive?: boolean;
+  result?: boolean;
 }
 
 interface PlaygroundStrategy {
   name: string;
   parameters?: Record<string, string>;
   constraints: PlaygroundConstraint[];
-  segments: { constraints: PlaygroundConstraint[] }[];
+  segments: { constraints: PlaygroundConstraint[]; result?: boolean }[];
   result: {
     enabled: boolean | "unknown";
     evaluationStatus: string;
@@ -29,6 +30,7 @@ interface PlaygroundStrategy {
 interface PlaygroundFeature {
   name: string;
   isEnabled: boolean;
+  isEnabledInCurrentEnvironment: boolean;
   hasUnsatisfiedDependency?: boolean;
   variant: { name: string } | null;
   strategies: { result: boolean | "unknown"; data: PlaygroundStrategy[] };
@@ -146,6 +148,26 @@ function answer(feature: PlaygroundFeature, context: WireContext): PlaygroundAns
   };
 }
 
+/**
+ * Whether the flag's answer is a draw: it is switched on, its dependencies hold, and a
+ * strategy that draws for this context comes before any that certainly lets it in. The
+ * SDK run may not have drawn for it (a strategy such as applicationHostname decides there,
+ * which a playground cannot know), so its random set does not cover this.
+ */
+function drawDecides(feature: PlaygroundFeature, answer: PlaygroundAnswer): boolean {
+  if (!feature.isEnabledInCurrentEnvironment || answer.hasUnsatisfiedDependency) return false;
+  // A strategy whose constraints or segments fail lets no one in, drawn or not.
+  const drawn = answer.strategies.findIndex((strategy, index) => {
+    const { constraints, segments } = feature.strategies.data[index]!;
+    return (
+      strategy.enabled === DRAW &&
+      constraints.every((constraint) => constraint.result !== false) &&
+      segments.every((segment) => segment.result !== false)
+    );
+  });
+  return drawn !== -1 && !answer.strategies.slice(0, drawn).some((strategy) => strategy.enabled === true);
+}
+
 export async function comparePlayground(
   urls: Record<Side, string>,
   token: string,
@@ -182,11 +204,20 @@ export async function comparePlayground(
           run.skippedAsRandom++;
           continue;
         }
-        run.comparisons++;
         const fromReference = left.get(flag);
         const fromSignalbox = right.get(flag);
         const a = fromReference ? answer(fromReference, sent) : "(not returned)";
         const b = fromSignalbox ? answer(fromSignalbox, sent) : "(not returned)";
+        if (
+          fromReference &&
+          fromSignalbox &&
+          drawDecides(fromReference, a as PlaygroundAnswer) &&
+          drawDecides(fromSignalbox, b as PlaygroundAnswer)
+        ) {
+          run.skippedAsRandom++;
+          continue;
+        }
+        run.comparisons++;
         const paths = jsonDiff(a, b);
         if (paths.length === 0) continue;
         run.differences.push({
