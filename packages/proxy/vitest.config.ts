@@ -10,5 +10,7 @@ export default defineProject({
     // Above the 8 s that test helpers wait for an effect, so a slow machine reports what was missing.
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // So a test can force a collection before it measures memory (report-limits.test.ts).
+    execArgv: ["--expose-gc"],
   },
 });

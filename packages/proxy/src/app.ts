@@ -6,6 +6,7 @@ import { BUILT_IN_STRATEGIES } from "@signalbox/engine";
 import { ERRORS } from "@signalbox/protocol";
 import Fastify from "fastify";
 import { parseJsonBody } from "./body.js";
+import { ReportBudget } from "./budget.js";
 import { type Environment, type ProxyConfig, type ProxyOptions, resolveConfig } from "./config.js";
 import { errorHandler } from "./errors.js";
 import { Evaluations } from "./evaluation.js";
@@ -127,8 +128,9 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     logger: config.logger,
     observer: operational,
   });
-  const usage = new UsageMetrics();
-  const registrations = new ClientRegistrations();
+  const budget = new ReportBudget({ logger: config.logger, observer: operational });
+  const usage = new UsageMetrics(budget);
+  const registrations = new ClientRegistrations(budget);
   const reporter = new UsageReporter({
     upstream,
     usage,
@@ -140,6 +142,7 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     metricsInterval: config.metricsInterval,
     metricsJitter: config.metricsJitter,
     logger: config.logger,
+    observer: operational,
   });
 
   const evaluations = new Evaluations(

@@ -26,7 +26,7 @@ export class SchemaViolation extends Error {
 }
 
 /**
- * Errors as the reference proxy answers them: JSON `{error}` for unreadable bodies,
+ * Errors as the reference proxy answers them: JSON `{error}` for unreadable or too large bodies,
  * `{error, validation}` for schema violations, an empty 415 for a body that is not JSON,
  * and a logged 500 for anything unexpected. Statuses come from the catalogue both
  * packages share; the bodies stay the reference proxy's.
@@ -45,6 +45,11 @@ export function errorHandler(logger: Logger) {
     if (error instanceof RequestError) {
       return reply.code(error.statusCode).send({
         error: `We were unable to parse the data you provided. Please check it and try again: ${error.message}`,
+      });
+    }
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return reply.code(ERRORS.ContentTooLarge).send({
+        error: `The request body is larger than the proxy accepts here (${request.routeOptions.bodyLimit} bytes).`,
       });
     }
     const status = error.statusCode ?? ERRORS.InternalError;

@@ -1,4 +1,5 @@
 import type { MetricsBucket, ToggleCounts } from "@signalbox/protocol";
+import type { ReportBudget } from "./budget.js";
 
 interface Counts {
   yes: number;
@@ -9,14 +10,22 @@ interface Counts {
 // Clients choose the names they report: bounds keep a misbehaving one from growing memory without end.
 const MAX_TOGGLES = 10_000;
 const MAX_VARIANTS_PER_TOGGLE = 100;
+// What a new name adds to the bucket's JSON besides itself: `"":{"yes":0,"no":0,"variants":{}},` and `"":0,`.
+const TOGGLE_BYTES = 36;
+const VARIANT_BYTES = 5;
 
 /**
  * Yes/no and variant counts per flag, for the proxy's own evaluations and for what
  * clients post, sent upstream as one bucket per interval under the proxy's own identity.
+ * Every new flag or variant name takes room from the budget for pending reports.
  */
 export class UsageMetrics {
   private toggles = new Map<string, Counts>();
   private start = new Date();
+  /** The room this window's names took, given back when the window is taken. */
+  private reserved = 0;
+
+  constructor(private readonly budget: ReportBudget) {}
 
   /** One evaluation: on or off, and the variant it served when there was one. */
   count(name: string, enabled: boolean, variant?: string): void {
@@ -26,7 +35,7 @@ export class UsageMetrics {
   add(name: string, yes: number, no: number, variants?: ToggleCounts["variants"]): void {
     let counts = this.toggles.get(name);
     if (!counts) {
-      if (this.toggles.size >= MAX_TOGGLES) return;
+      if (this.toggles.size >= MAX_TOGGLES || !this.reserve(name.length + TOGGLE_BYTES)) return;
       counts = { yes: 0, no: 0, variants: new Map() };
       this.toggles.set(name, counts);
     }
@@ -34,7 +43,11 @@ export class UsageMetrics {
     counts.no += no;
     for (const [variant, count] of Object.entries(variants ?? {})) {
       const previous = counts.variants.get(variant);
-      if (previous === undefined && counts.variants.size >= MAX_VARIANTS_PER_TOGGLE) continue;
+      if (
+        previous === undefined &&
+        (counts.variants.size >= MAX_VARIANTS_PER_TOGGLE || !this.reserve(variant.length + VARIANT_BYTES))
+      )
+        continue;
       counts.variants.set(variant, (previous ?? 0) + count);
     }
   }
@@ -58,13 +71,21 @@ export class UsageMetrics {
     const bucket = { start: this.start.toISOString(), stop: now.toISOString(), toggles };
     this.toggles = new Map();
     this.start = now;
+    this.budget.release(this.reserved);
+    this.reserved = 0;
     return bucket;
   }
 
-  /** Puts back a bucket that could not be sent, so its counts leave with the next one. */
+  /** Puts back a bucket that could not be sent, so its counts leave with the next one, as far as the budget has room. */
   restore(bucket: MetricsBucket): void {
     this.addBucket(bucket.toggles);
     const start = new Date(bucket.start);
     if (start < this.start) this.start = start;
+  }
+
+  private reserve(bytes: number): boolean {
+    if (!this.budget.take(bytes, "usage")) return false;
+    this.reserved += bytes;
+    return true;
   }
 }

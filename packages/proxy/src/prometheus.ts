@@ -1,11 +1,16 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import type { DropObserver, DropReason, ReportKind } from "./budget.js";
 import type { SyncObserver } from "./sync.js";
 
-/** The operational metrics of the spec plus the process metrics, in a registry of this proxy's own. */
-export class OperationalMetrics implements SyncObserver {
+/**
+ * The operational metrics of the spec, the reports the proxy dropped, and the process
+ * metrics, in a registry of this proxy's own.
+ */
+export class OperationalMetrics implements SyncObserver, DropObserver {
   private readonly registry = new Registry();
   private readonly lastUpdate: Gauge;
   private readonly lastFetch: Gauge;
+  private readonly dropped: Counter<"kind" | "reason">;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -24,6 +29,14 @@ export class OperationalMetrics implements SyncObserver {
       help: "Epoch ms when the proxy last checked for updates.",
       registers: [this.registry],
     });
+    this.dropped = new Counter({
+      name: "proxy_reports_dropped_total",
+      help:
+        "Client registrations (kind=registration) and flags' usage counts (kind=usage) dropped, because the room " +
+        "for reports waiting to go upstream was full (reason=full) or the upstream refused them (reason=refused).",
+      labelNames: ["kind", "reason"],
+      registers: [this.registry],
+    });
   }
 
   get contentType(): string {
@@ -36,6 +49,10 @@ export class OperationalMetrics implements SyncObserver {
 
   updated(): void {
     this.lastUpdate.set(Date.now());
+  }
+
+  reportsDropped(kind: ReportKind, reason: DropReason, count: number): void {
+    this.dropped.inc({ kind, reason }, count);
   }
 
   text(): Promise<string> {

@@ -1,4 +1,5 @@
 import { Backoff } from "./backoff.js";
+import type { DropObserver } from "./budget.js";
 import type { Logger } from "./logger.js";
 import type { UsageMetrics } from "./metrics.js";
 import type { ClientRegistrations } from "./registrations.js";
@@ -17,6 +18,7 @@ export interface ReporterOptions {
   metricsInterval: number;
   metricsJitter: number;
   logger: Logger;
+  observer: DropObserver;
   random?: () => number;
 }
 
@@ -35,7 +37,8 @@ export function metricsDelay(backoff: Backoff, jitter: number, random: () => num
 
 /**
  * Registers the proxy upstream, then every interval sends the usage counted meanwhile and
- * forwards client registrations. What fails to send is put back and leaves with the next try.
+ * forwards client registrations. What fails to send is put back and leaves with the next try;
+ * what the upstream refuses with a 4xx is dropped, since the same request would be refused again.
  */
 export class UsageReporter {
   private readonly backoff: Backoff;
@@ -100,13 +103,13 @@ export class UsageReporter {
       interval: metricsInterval,
       ...PLATFORM,
     });
-    this.registered = result.outcome === "sent";
+    this.registered = result.outcome === "sent" || result.outcome === "refused";
     this.report("register the proxy", result);
   }
 
   /** Returns whether something failed. */
   private async sendUsage(): Promise<boolean> {
-    const { upstream, usage, appName, instanceId, connectionId } = this.options;
+    const { upstream, usage, appName, instanceId, connectionId, observer } = this.options;
     const bucket = usage.take();
     if (!bucket) return false;
     const result = await upstream.sendMetrics({
@@ -117,20 +120,30 @@ export class UsageReporter {
       ...PLATFORM,
     });
     if (result.outcome === "sent") return false;
-    usage.restore(bucket);
     this.report("send usage metrics", result);
+    if (result.outcome === "refused") {
+      observer.reportsDropped("usage", "refused", Object.keys(bucket.toggles).length);
+      return false;
+    }
+    usage.restore(bucket);
     return true;
   }
 
   /** Returns whether something failed. */
   private async forwardRegistrations(): Promise<boolean> {
-    const { upstream, registrations } = this.options;
+    const { upstream, registrations, observer } = this.options;
     const pending = registrations.take();
     const results = await Promise.all(pending.map((registration) => upstream.register(registration)));
-    const failed = pending.filter((_, i) => results[i]!.outcome !== "sent");
+    const refused = results.filter((result) => result.outcome === "refused");
+    if (refused.length > 0) {
+      observer.reportsDropped("registration", "refused", refused.length);
+      this.report(`forward ${refused.length} client registration(s)`, refused[0]!);
+    }
+    const retried = (result: PostResult) => result.outcome === "denied" || result.outcome === "failed";
+    const failed = pending.filter((_, i) => retried(results[i]!));
     if (failed.length === 0) return false;
     registrations.restore(failed);
-    this.report("forward client registrations", results.find((result) => result.outcome !== "sent")!);
+    this.report("forward client registrations", results.find(retried)!);
     return true;
   }
 
@@ -140,6 +153,11 @@ export class UsageReporter {
       logger.error(
         `The upstream service refused the API token (HTTP ${result.status}) when trying to ${action}; ` +
           "check serviceApiToken (SERVICE_API_TOKEN). Counts are kept and retried.",
+      );
+    } else if (result.outcome === "refused") {
+      logger.warn(
+        `The upstream service refused to ${action} (HTTP ${result.status}); ` +
+          "dropped rather than retried, as it would be refused again",
       );
     } else if (result.outcome === "failed") {
       logger.warn(`Cannot ${action} (${result.reason}); retrying at the next interval`);

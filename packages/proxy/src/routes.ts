@@ -2,8 +2,6 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import {
   ClientFeaturesSchema,
-  ClientMetricsSchema,
-  ClientRegistrationSchema,
   ERRORS,
   FrontendQuerySchema,
   FrontendTogglesSchema,
@@ -17,7 +15,7 @@ import type { Evaluations } from "./evaluation.js";
 import type { UsageMetrics } from "./metrics.js";
 import type { OperationalMetrics } from "./prometheus.js";
 import type { ClientRegistrations } from "./registrations.js";
-import { ErrorBody, text } from "./schemas.js";
+import { ErrorBody, REPORT_LIMITS, ReportedMetrics, ReportedRegistration, text } from "./schemas.js";
 import type { SerializedResponse } from "./toggles.js";
 
 export type App = FastifyInstance<
@@ -51,6 +49,13 @@ const guarded = {
 };
 const togglesResponses = { 200: FrontendTogglesSchema, ...guarded };
 const OK = text("Accepted.");
+// Registrations and usage reports come from anyone holding a (public) client key: the
+// reference proxy's body limit (Express's default, 100 kB) is far above what an SDK sends.
+const REPORT_BODY_LIMIT = 100 * 1024;
+const REPORT_LIMITS_NOTE =
+  `Bodies up to ${REPORT_BODY_LIMIT} bytes, strings up to ${REPORT_LIMITS.length} characters, ` +
+  `lists and maps up to ${REPORT_LIMITS.entries} entries; fields the protocol does not define are dropped.`;
+const reportResponses = { 200: OK, ...guarded, [ERRORS.ContentTooLarge]: ErrorBody };
 
 /**
  * A bodiless POST is an empty request, as with the reference proxy. Flag names are checked
@@ -176,9 +181,11 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
       {
         schema: {
           summary: "Usage counted by a client SDK; added to what the proxy sends upstream",
-          body: ClientMetricsSchema,
-          response: { 200: OK, ...guarded },
+          description: REPORT_LIMITS_NOTE,
+          body: ReportedMetrics,
+          response: reportResponses,
         },
+        bodyLimit: REPORT_BODY_LIMIT,
         config: { access: "client-or-server" },
       },
       async (request, reply) => {
@@ -194,9 +201,11 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
     {
       schema: {
         summary: "An SDK's registration; forwarded upstream",
-        body: ClientRegistrationSchema,
-        response: { 200: OK, ...guarded },
+        description: REPORT_LIMITS_NOTE,
+        body: ReportedRegistration,
+        response: reportResponses,
       },
+      bodyLimit: REPORT_BODY_LIMIT,
       config: { access: "client-or-server" },
     },
     async (request, reply) => {

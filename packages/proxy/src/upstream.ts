@@ -64,6 +64,8 @@ export type FetchResult =
 export type PostResult =
   | { outcome: "sent" }
   | { outcome: "denied"; status: number }
+  /** A 4xx about the request itself (too large, invalid): sending it again cannot help. */
+  | { outcome: "refused"; status: number }
   | { outcome: "failed"; reason: string };
 
 export interface UpstreamSettings {
@@ -80,6 +82,8 @@ export interface UpstreamSettings {
 }
 
 const isDenied = (status: number) => status === 401 || status === 403;
+// Timeouts and rate limits are 4xx that pass: a later try may well succeed.
+const isRefused = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 function isDocument(value: unknown): value is ClientFeatures {
   return typeof value === "object" && value !== null && Array.isArray((value as ClientFeatures).features);
@@ -163,6 +167,7 @@ export class Upstream {
       await response.body.dump();
       if (response.statusCode >= 200 && response.statusCode < 300) return { outcome: "sent" };
       if (isDenied(response.statusCode)) return { outcome: "denied", status: response.statusCode };
+      if (isRefused(response.statusCode)) return { outcome: "refused", status: response.statusCode };
       return { outcome: "failed", reason: `HTTP ${response.statusCode}` };
     } catch (error) {
       return { outcome: "failed", reason: (error as Error).message };

@@ -1,12 +1,18 @@
 import { describe, expect, test } from "vitest";
 import { Backoff } from "../src/backoff.js";
+import { type DropObserver, ReportBudget } from "../src/budget.js";
 import { UsageMetrics } from "../src/metrics.js";
 import { ClientRegistrations } from "../src/registrations.js";
 import { metricsDelay } from "../src/reporter.js";
+import { recordingLogger } from "./support/fixtures.js";
+
+const ignoreDrops: DropObserver = { reportsDropped: () => {} };
+const budget = (limit?: number) =>
+  new ReportBudget({ logger: recordingLogger(), observer: ignoreDrops, limit });
 
 describe("UsageMetrics", () => {
   test("counts yes, no and variants per flag, and starts a new window when taken", () => {
-    const usage = new UsageMetrics();
+    const usage = new UsageMetrics(budget());
     usage.count("a", true, "blue");
     usage.count("a", true, "blue");
     usage.count("a", false);
@@ -21,7 +27,7 @@ describe("UsageMetrics", () => {
   });
 
   test("a bucket put back is merged into the next one, keeping the earliest start", () => {
-    const usage = new UsageMetrics();
+    const usage = new UsageMetrics(budget());
     usage.count("a", true);
     const failed = usage.take(new Date("2030-01-01T00:00:00Z"))!;
     usage.count("a", true, "v");
@@ -32,13 +38,13 @@ describe("UsageMetrics", () => {
   });
 
   test("a flag named __proto__ is just a flag", () => {
-    const usage = new UsageMetrics();
+    const usage = new UsageMetrics(budget());
     usage.count("__proto__", true);
     expect(Object.keys(usage.take()!.toggles)).toEqual(["__proto__"]);
   });
 
   test("the number of flags per window is bounded", () => {
-    const usage = new UsageMetrics();
+    const usage = new UsageMetrics(budget());
     for (let i = 0; i < 10_050; i++) usage.count(`flag-${i}`, true);
     expect(Object.keys(usage.take()!.toggles)).toHaveLength(10_000);
   });
@@ -46,7 +52,7 @@ describe("UsageMetrics", () => {
 
 describe("ClientRegistrations", () => {
   test("keeps the latest copy per app and instance; restore does not overwrite newer ones", () => {
-    const registrations = new ClientRegistrations();
+    const registrations = new ClientRegistrations(budget());
     registrations.add({ appName: "a", instanceId: "1", v: 1 });
     registrations.add({ appName: "a", instanceId: "1", v: 2 });
     registrations.add({ appName: "a", instanceId: "2" });
@@ -61,6 +67,57 @@ describe("ClientRegistrations", () => {
       { appName: "a", instanceId: "1", v: 3 },
       { appName: "a", instanceId: "2" },
     ]);
+  });
+});
+
+describe("ReportBudget", () => {
+  test("registrations and usage share it; when full, new names are dropped and known ones still counted", () => {
+    const shared = budget(200);
+    const usage = new UsageMetrics(shared);
+    const registrations = new ClientRegistrations(shared);
+    registrations.add({ appName: "a", instanceId: "1", pad: "x".repeat(100) });
+    usage.count("known", true);
+    usage.count("n".repeat(100), true);
+    usage.count("known", true);
+    expect(shared.held).toBeLessThanOrEqual(200);
+    expect(usage.take()!.toggles).toEqual({ known: { yes: 2, no: 0, variants: {} } });
+    // Taking gives the room back.
+    registrations.take();
+    expect(shared.held).toBe(0);
+    usage.count("n".repeat(100), true);
+    expect(Object.keys(usage.take()!.toggles)).toEqual(["n".repeat(100)]);
+  });
+
+  test("what a failed send puts back stays within the room left", () => {
+    const shared = budget(1000);
+    const usage = new UsageMetrics(shared);
+    for (let i = 0; i < 20; i++) usage.count(`flag-${i}`.padEnd(40, "-"), true);
+    const failed = usage.take()!;
+    for (let i = 0; i < 20; i++) usage.count(`new-${i}`.padEnd(40, "-"), true);
+    usage.restore(failed);
+    expect(shared.held).toBeLessThanOrEqual(1000);
+    expect(Object.keys(usage.take()!.toggles).length).toBeLessThan(40);
+  });
+
+  test("a drop is counted each time and logged at most once a minute", () => {
+    const dropped: string[] = [];
+    const logger = recordingLogger();
+    let now = 0;
+    const shared = new ReportBudget({
+      logger,
+      observer: { reportsDropped: (kind, reason, count) => dropped.push(`${kind} ${reason} ${count}`) },
+      limit: 10,
+      now: () => now,
+    });
+    expect(shared.take(10, "usage")).toBe(true);
+    expect(shared.take(1, "usage")).toBe(false);
+    now = 59_999;
+    expect(shared.take(1, "registration")).toBe(false);
+    expect(logger.lines.filter((line) => line.level === "warn")).toHaveLength(1);
+    now = 60_000;
+    shared.take(1, "usage");
+    expect(logger.lines.filter((line) => line.level === "warn")).toHaveLength(2);
+    expect(dropped).toEqual(["usage full 1", "registration full 1", "usage full 1"]);
   });
 });
 

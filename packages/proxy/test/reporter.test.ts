@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { ReportBudget } from "../src/budget.js";
 import { UsageMetrics } from "../src/metrics.js";
 import { ClientRegistrations } from "../src/registrations.js";
 import { UsageReporter } from "../src/reporter.js";
@@ -23,21 +24,25 @@ function reporterWith(metricsJitter: number, answer: () => PostResult = () => ({
       return answer();
     },
   } as unknown as Upstream;
-  const usage = new UsageMetrics();
+  const logger = recordingLogger();
+  const observer = { reportsDropped: () => {} };
+  const budget = new ReportBudget({ logger, observer });
+  const usage = new UsageMetrics(budget);
   const reporter = new UsageReporter({
     upstream,
     usage,
-    registrations: new ClientRegistrations(),
+    registrations: new ClientRegistrations(budget),
     appName: "proxy",
     instanceId: "i",
     connectionId: "c",
     strategies: [],
     metricsInterval: 1000,
     metricsJitter,
-    logger: recordingLogger(),
+    logger,
+    observer,
     random: () => 0.999,
   });
-  return { reporter, usage, sent };
+  return { reporter, usage, sent, logger };
 }
 
 test("metrics leave every metricsInterval plus the jitter", async () => {
@@ -83,5 +88,24 @@ test("after a failure the next try waits longer, and carries the counts again", 
   expect((sent[1] as { bucket: { toggles: object } }).bucket.toggles).toEqual({
     a: { yes: 1, no: 0, variants: {} },
   });
+  await reporter.stop();
+});
+
+test("a bucket the upstream refuses with a 4xx is dropped with one log line, not sent again", async () => {
+  let answer: PostResult = { outcome: "refused", status: 413 };
+  const { reporter, usage, sent, logger } = reporterWith(0, () => answer);
+  reporter.start();
+  usage.count("a", true);
+  await vi.advanceTimersByTimeAsync(1000);
+  expect(sent).toHaveLength(1);
+  expect(logger.lines.filter((line) => line.message.includes("send usage metrics (HTTP 413)"))).toHaveLength(
+    1,
+  );
+  answer = { outcome: "sent" };
+  usage.count("b", true);
+  // No backoff: the next try is one interval away, and carries only what was counted since.
+  await vi.advanceTimersByTimeAsync(1000);
+  expect(sent).toHaveLength(2);
+  expect(Object.keys((sent[1] as { bucket: { toggles: object } }).bucket.toggles)).toEqual(["b"]);
   await reporter.stop();
 });

@@ -16,7 +16,10 @@ export interface RecordedRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
+  /** Empty when longer than `keepBodiesUpTo`. */
   body: string;
+  /** The body's length in characters, kept also when the body is not. */
+  size: number;
   /** The status this fake answered with. */
   status: number;
   /** When it arrived, in milliseconds of performance.now(). */
@@ -35,6 +38,8 @@ export class FakeUpstream {
   readonly faults = new Map<string, number>();
   /** Extra paths serving a fixed document, e.g. a bootstrap source. */
   readonly documents = new Map<string, ClientFeatures>();
+  /** Bodies longer than this are counted, not kept, so a flood sent here does not fill the test's memory. */
+  keepBodiesUpTo = Number.POSITIVE_INFINITY;
   private readonly events = new EventEmitter();
   private revision = 1;
   url = "";
@@ -43,8 +48,9 @@ export class FakeUpstream {
     private document: ClientFeatures,
     private readonly server: Server,
   ) {
+    // A sender that gives up mid-body (a timeout) is no failure of the fake.
     server.on("request", (request: IncomingMessage, response: ServerResponse) =>
-      this.handle(request, response),
+      this.handle(request, response).catch(() => response.destroy()),
     );
   }
 
@@ -121,7 +127,8 @@ export class FakeUpstream {
       path: url.pathname,
       query: url.searchParams,
       headers: request.headers,
-      body,
+      body: body.length > this.keepBodiesUpTo ? "" : body,
+      size: body.length,
       status: response.statusCode,
       at: performance.now(),
     };
