@@ -25,7 +25,7 @@ export interface Config {
   initTokens: { admin: string[]; client: string[]; frontend: string[] };
   /** How long a login lasts, in hours. */
   sessionTtlHours: number;
-  /** Failed logins one address may make in a minute before it must wait. */
+  /** Failed logins for one username (or email) from one address in a minute before they must wait. */
   loginFailuresPerMinute: number;
   /** The first admin, created when there are no people; without it `admin` gets a random password. */
   defaultAdmin: { username: string; password: string } | undefined;
@@ -147,7 +147,7 @@ export const VARIABLES: readonly { name: string; fallback: string; meaning: stri
   {
     name: "SIMPLE_LOGIN_LIMIT_PER_MINUTE",
     fallback: "10",
-    meaning: "failed logins one address may make in a minute before it must wait",
+    meaning: "failed logins for one username (or email) from one address in a minute before they must wait",
   },
 ];
 

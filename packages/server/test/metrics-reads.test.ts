@@ -357,6 +357,38 @@ describe("an application", () => {
     expect((await server.request(path, { method: "DELETE" })).status).toBe(200);
   });
 
+  it("links only to an http(s) URL, or to nothing", async () => {
+    const path = "/api/admin/metrics/applications/linked";
+    const save = (url: string) => server.request(path, { method: "POST", body: { url, color: "teal" } });
+    for (const url of [
+      "javascript:alert(document.cookie)",
+      " JavaScript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox(1)",
+      "//evil.example/",
+      "ftp://files.example/app",
+      "not a url",
+    ]) {
+      const refused = await save(url);
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.name).toBe("ValidationError");
+      expect(refused.body.details[0].path).toBe("url");
+    }
+    // Refused before anything is written: the application was not made.
+    expect((await server.request(path)).status).toBe(404);
+
+    expect((await save("HTTPS://git.example/linked")).status).toBe(202);
+    expect((await save("javascript:alert(1)")).status).toBe(400);
+    expect((await server.request(path)).body).toMatchObject({
+      url: "HTTPS://git.example/linked",
+      color: "teal",
+    });
+    // An empty url takes the link away, as the reference allows.
+    expect((await save("")).status).toBe(202);
+    expect((await server.request(path)).body.url).toBe("");
+    await server.request(path, { method: "DELETE" });
+  });
+
   it("cannot be changed by a Viewer", async () => {
     const viewer = await createUser(server, { rootRole: "Viewer" });
     const cookie = await login(server, viewer.username, viewer.password);

@@ -18,6 +18,9 @@ const ACCOUNTS = {
   mallory: { email: "mallory@elsewhere.org", email_verified: true, name: "Mallory" },
   eve: { email: "eve@example.com", email_verified: false, name: "Eve" },
   nobody: { name: "No Email" },
+  // No email_verified claim at all: an admin's address, and one no user has.
+  boss: { email: "boss@example.com", name: "The Boss" },
+  newcomer: { email: "newcomer@example.com", name: "Newcomer" },
 };
 type Account = keyof typeof ACCOUNTS | "stranger";
 
@@ -241,6 +244,7 @@ describe.each(databaseKinds)("single sign-on with OpenID Connect (%s)", (kind) =
       defaultRootRole: "Editor",
       acrValues: "",
       idTokenSigningAlgorithm: "RS256",
+      assumeEmailVerified: false,
     });
     expect(await latestEvent(server, "setting-created")).toMatchObject({
       data: { id: "oidc", hideEventDetails: true },
@@ -383,6 +387,42 @@ describe.each(databaseKinds)("single sign-on with OpenID Connect (%s)", (kind) =
     expect(without.response.status).toBe(403);
     expect(without.body.message).toContain("email");
     expect(await usersByEmail("eve@example.com")).toEqual([]);
+  });
+
+  it("counts an email without email_verified as unverified, unless told the provider verifies every email", async () => {
+    const admin = await server.request("/api/admin/user-admin", {
+      method: "POST",
+      body: { email: "boss@example.com", name: "Boss", rootRole: "Admin" },
+    });
+    expect(admin.status).toBe(201);
+    const adminSessions = () =>
+      server.db.selectFrom("sessions").select("user_id").where("user_id", "=", admin.body.id).execute();
+
+    // Anyone who can make an account at the provider with that address would become the admin.
+    const refused = await signIn("boss");
+    expect(refused.response.status).toBe(403);
+    expect(refused.body).toMatchObject({ name: "NoAccessError" });
+    expect(refused.body.message).toContain("email_verified");
+    expect(refused.session).toBeUndefined();
+    expect(await adminSessions()).toEqual([]);
+    // Nor is a user created for such an address.
+    const stranger = await signIn("newcomer");
+    expect(stranger.response.status).toBe(403);
+    expect(await usersByEmail("newcomer@example.com")).toEqual([]);
+
+    expect((await enable({ assumeEmailVerified: true })).body.assumeEmailVerified).toBe(true);
+    const linked = await signIn("boss");
+    expect(linked.response.status, JSON.stringify(linked.body)).toBe(302);
+    const me = await server.request("/api/admin/user", {
+      token: null,
+      headers: { cookie: `unleash-session=${linked.session}` },
+    });
+    expect(me.body.user).toMatchObject({ id: admin.body.id, rootRole: 1 });
+    expect((await signIn("newcomer")).response.status).toBe(302);
+    expect(await usersByEmail("newcomer@example.com")).toHaveLength(1);
+    // A claim that says false is still believed.
+    expect((await signIn("eve")).response.status).toBe(403);
+    expect((await enable()).body.assumeEmailVerified).toBe(false);
   });
 
   it("refuses an answer that is not the one this browser asked for", async () => {

@@ -11,22 +11,28 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 interface Person {
   id: number;
   username: string;
+  /** Their session: tokens are made from a login only. */
+  cookie: string;
   /** A personal access token of theirs, for acting as them over HTTP. */
   token: string;
 }
+
+/** Creates a token for the person from their session, as the admin UI does. */
+const mint = (server: TestServer, who: Pick<Person, "cookie">, body: unknown) =>
+  server.request("/api/admin/user/tokens", {
+    method: "POST",
+    token: null,
+    headers: { cookie: who.cookie },
+    body,
+  });
 
 /** A user who logs in and, with that session, makes a first token described "first". */
 async function person(server: TestServer, username: string, rootRole: RootRole): Promise<Person> {
   const user = await createUser(server, { rootRole, username });
   const cookie = await login(server, user.username, user.password);
-  const created = await server.request("/api/admin/user/tokens", {
-    method: "POST",
-    token: null,
-    headers: { cookie },
-    body: { description: "first", expiresAt: inADay() },
-  });
+  const created = await mint(server, { cookie }, { description: "first", expiresAt: inADay() });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { id: user.id, username, token: created.body.secret };
+  return { id: user.id, username, cookie, token: created.body.secret };
 }
 
 describe.each(databaseKinds)("personal access tokens (%s)", (kind) => {
@@ -45,10 +51,7 @@ describe.each(databaseKinds)("personal access tokens (%s)", (kind) => {
 
   it("creates a token for the caller whose secret is shown once and stored only as its hash", async () => {
     const expiresAt = inADay();
-    const created = await as(editor, "/api/admin/user/tokens", {
-      method: "POST",
-      body: { description: "deploy script", expiresAt },
-    });
+    const created = await mint(server, editor, { description: "deploy script", expiresAt });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(Number),
@@ -108,10 +111,7 @@ describe.each(databaseKinds)("personal access tokens (%s)", (kind) => {
   });
 
   it("records when a token was last used, off the request path", async () => {
-    const fresh = await as(viewer, "/api/admin/user/tokens", {
-      method: "POST",
-      body: { description: "seen", expiresAt: inADay() },
-    });
+    const fresh = await mint(server, viewer, { description: "seen", expiresAt: inADay() });
     const seenAt = async () =>
       (await as(viewer, "/api/admin/user/tokens")).body.pats.find(
         (pat: { id: number }) => pat.id === fresh.body.id,
@@ -125,10 +125,7 @@ describe.each(databaseKinds)("personal access tokens (%s)", (kind) => {
   });
 
   it("stops working at once when deleted, and when it expires", async () => {
-    const created = await as(editor, "/api/admin/user/tokens", {
-      method: "POST",
-      body: { description: "short-lived", expiresAt: inADay() },
-    });
+    const created = await mint(server, editor, { description: "short-lived", expiresAt: inADay() });
     const secret = created.body.secret;
     expect((await as(secret, "/api/admin/projects")).status).toBe(200);
 
@@ -150,10 +147,7 @@ describe.each(databaseKinds)("personal access tokens (%s)", (kind) => {
       404,
     );
 
-    const expiring = await as(editor, "/api/admin/user/tokens", {
-      method: "POST",
-      body: { description: "expiring", expiresAt: inADay() },
-    });
+    const expiring = await mint(server, editor, { description: "expiring", expiresAt: inADay() });
     expect((await as(expiring.body.secret, "/api/admin/projects")).status).toBe(200);
     await server.db
       .updateTable("personal_access_tokens")
@@ -183,7 +177,7 @@ describe.each(databaseKinds)("personal access tokens (%s)", (kind) => {
 
   it("refuses empty descriptions, past or missing expiry, duplicates and an eleventh token", async () => {
     const lister = await person(server, "lisa", "Viewer");
-    const create = (body: unknown) => as(lister, "/api/admin/user/tokens", { method: "POST", body });
+    const create = (body: unknown) => mint(server, lister, body);
 
     const empty = await create({ description: "", expiresAt: inADay() });
     expect(empty.status).toBe(400);
@@ -211,7 +205,7 @@ describe.each(databaseKinds)("personal access tokens (%s)", (kind) => {
     const eleventh = await create({ description: "t11", expiresAt: inADay() });
     expect(eleventh.status).toBe(403);
     expect(eleventh.body).toMatchObject({
-      name: "OperationDeniedError",
+      name: "NoAccessError",
       message: "Too many PATs (10) already exist for this user.",
     });
     expect((await as(lister, "/api/admin/user/tokens")).body.pats).toHaveLength(10);
@@ -228,6 +222,32 @@ describe.each(databaseKinds)("personal access tokens (%s)", (kind) => {
       expect(reply.body.name).toBe("NoAccessError");
       expect(reply.body.message).toContain("personal access token, which belongs to a user");
     }
+  });
+
+  it("are made from a login only: a token cannot make tokens, but lists and deletes its user's", async () => {
+    const minted = await as(editor, "/api/admin/user/tokens", {
+      method: "POST",
+      body: { description: "made by a token", expiresAt: "2099-01-01T00:00:00.000Z" },
+    });
+    expect(minted.status).toBe(403);
+    expect(minted.body.name).toBe("NoAccessError");
+    expect(minted.body.message).toContain("log in");
+    const made = await server.db
+      .selectFrom("personal_access_tokens")
+      .select("id")
+      .where("description", "=", "made by a token")
+      .execute();
+    expect(made).toEqual([]);
+
+    const spare = await mint(server, editor, { description: "spare", expiresAt: inADay() });
+    expect(spare.status).toBe(201);
+    const listed = await as(editor, "/api/admin/user/tokens");
+    expect(listed.status).toBe(200);
+    expect(listed.body.pats.map((pat: { id: number }) => pat.id)).toContain(spare.body.id);
+    expect((await as(editor, `/api/admin/user/tokens/${spare.body.id}`, { method: "DELETE" })).status).toBe(
+      200,
+    );
+    expect((await as(spare.body.secret, "/api/admin/projects")).status).toBe(401);
   });
 
   describe("of service accounts", () => {

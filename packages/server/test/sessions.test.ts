@@ -123,7 +123,7 @@ describe.each(databaseKinds)("logging in and out (%s)", (kind) => {
   });
 });
 
-describe("repeated failed logins from one address", () => {
+describe("repeated failed logins for one name from one address", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
@@ -157,5 +157,36 @@ describe("repeated failed logins from one address", () => {
 
     vi.setSystemTime(Date.now() + 61_000);
     expect((await loginAs(server, user.username, user.password)).status).toBe(200);
+  });
+
+  it("counts failures per username and address: a guesser locks out only the name they guess", async () => {
+    const alice = await createUser(server, { rootRole: "Viewer" });
+    const bob = await createUser(server, { rootRole: "Viewer" });
+    for (let attempt = 0; attempt < 10; attempt++) {
+      expect((await loginAs(server, alice.username, "Wrong-password-1")).status).toBe(401);
+    }
+    // The same name in another case is the same login, and counts with it.
+    expect((await loginAs(server, alice.username.toUpperCase(), "Wrong-password-1")).status).toBe(429);
+    const limited = await loginAs(server, alice.username, alice.password);
+    expect(limited.status).toBe(429);
+    expect(limited.body.name).toBe("RateLimitError");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Someone else behind the same address (one NAT, one office) still logs in.
+    expect((await loginAs(server, bob.username, bob.password)).status).toBe(200);
+    expect((await loginAs(server, bob.username, "Wrong-password-1")).status).toBe(401);
+  });
+
+  it("limits a name no user has as it limits one a user has, so the limit tells no one who exists", async () => {
+    const known = await createUser(server, { rootRole: "Viewer" });
+    const answers = async (username: string) => {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 11; attempt++) {
+        statuses.push((await loginAs(server, username, "Wrong-password-1")).status);
+      }
+      return statuses;
+    };
+    const expected = [...Array(10).fill(401), 429];
+    expect(await answers(known.username)).toEqual(expected);
+    expect(await answers("no-such-person")).toEqual(expected);
   });
 });

@@ -284,6 +284,29 @@ describe.each(databaseKinds)("users (%s)", (kind) => {
     expect((await loginAs(server.url, user.username, next)).status).toBe(200);
   });
 
+  it("ends every session when a user changes their password with a personal access token", async () => {
+    const user = await createUser(server, { rootRole: "Viewer" });
+    const cookie = await login(server, user.username, user.password);
+    const pat = await server.request("/api/admin/user/tokens", {
+      method: "POST",
+      ...asSession(cookie),
+      body: { description: "script", expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(pat.status).toBe(201);
+    const next = "Changed-by-token-3";
+    // The token acts, whatever cookie comes along: there is no session it changed the password from.
+    const changed = await server.request("/api/admin/user/change-password", {
+      method: "POST",
+      token: pat.body.secret,
+      headers: { cookie },
+      body: { password: next, confirmPassword: next, oldPassword: user.password },
+    });
+    expect(changed.status).toBe(200);
+    expect((await server.request("/api/admin/user", asSession(cookie))).status).toBe(401);
+    // The token itself goes on: the user deletes it if it is the one they fear was seen.
+    expect((await server.request("/api/admin/user", { token: pat.body.secret })).status).toBe(200);
+  });
+
   it("lets an admin set a password, or hand out a reset link that works once", async () => {
     const user = await createUser(server, { rootRole: "Viewer", email: "lin@example.com", name: "Lin" });
     const session = await login(server, user.username, user.password);
@@ -319,7 +342,9 @@ describe.each(databaseKinds)("users (%s)", (kind) => {
     const reset = (password: string) =>
       server.request("/auth/reset/password", { method: "POST", token: null, body: { token, password } });
     expect((await reset("weak")).status).toBe(400);
+    const beforeReset = await login(server, user.username, "Admin-chosen-7");
     expect((await reset("Reset-chosen-8")).status).toBe(200);
+    expect((await server.request("/api/admin/user", asSession(beforeReset))).status).toBe(401);
     expect((await loginAs(server.url, user.username, "Reset-chosen-8")).status).toBe(200);
     const again = await reset("Another-one-9");
     expect(again.status).toBe(401);

@@ -111,7 +111,9 @@ export type ApplicationOverview = Static<typeof ApplicationOverview>;
 
 export const ApplicationSettings = Type.Object({
   description: Type.Optional(Type.String()),
-  url: Type.Optional(Type.String()),
+  url: Type.Optional(
+    Type.String({ description: "An http:// or https:// link to the application, or empty for none" }),
+  ),
   color: Type.Optional(Type.String()),
   icon: Type.Optional(Type.String()),
   strategies: Type.Optional(Type.Array(Type.String())),

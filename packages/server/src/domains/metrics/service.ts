@@ -1,4 +1,4 @@
-import { type ClientMetrics, type ClientRegistration, notFound } from "@signalbox/protocol";
+import { type ClientMetrics, type ClientRegistration, invalidField, notFound } from "@signalbox/protocol";
 import { type Actor, system, type TokenActor } from "../../access/actor.js";
 import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
@@ -63,6 +63,18 @@ const instanceView = (row: InstanceRow): Instance => ({
   clientIp: row.client_ip,
   lastSeen: row.last_seen.toISOString(),
 });
+
+/**
+ * The admin pages render an application's url as a link: one that is not http(s) (`javascript:`,
+ * `data:`) would run in the page of whoever clicks it. Empty takes the link away.
+ */
+function requireLink(url: string | undefined): void {
+  if (!url) return;
+  const protocol = URL.parse(url)?.protocol;
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw invalidField("url", "url must be an http:// or https:// URL, or empty.");
+  }
+}
 
 const startedAt = (started: string | number | undefined) => {
   if (started === undefined) return undefined;
@@ -283,6 +295,7 @@ export class MetricsService {
     settings: ApplicationSettings,
     clientIp: string,
   ): Promise<void> {
+    requireLink(settings.url);
     await this.events.change(actor, async (change) => {
       if (await metricsStore.saveApplication(change.db, appName, settings)) {
         change.record({ type: "application-created", data: { appName, sdkVersion: null, clientIp } });

@@ -37,7 +37,8 @@ export const personalTokenRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
-        summary: "Create a personal access token for the caller",
+        summary:
+          "Create a personal access token for the caller, who must be logged in: a token cannot make tokens",
         body: NewPersonalToken,
         response: { 201: CreatedPersonalToken },
       },

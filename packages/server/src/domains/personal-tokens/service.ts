@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { ApiError, invalidField, nameExists, noAccess, notFound } from "@signalbox/protocol";
+import { invalidField, nameExists, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor, UserActor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import type { PersonalTokenEventData } from "../events/catalogue.js";
@@ -85,8 +85,17 @@ export class PersonalTokenService {
     return this.tokensOf(owner(actor));
   }
 
+  /**
+   * Only from a login: a token that could make tokens would let whoever steals one make
+   * others, of any lifetime, that outlive its deletion. Listing and deleting stay open to
+   * tokens, so a script may clean up after itself.
+   */
   create(actor: Actor, input: NewPersonalToken): Promise<CreatedPersonalToken> {
-    return this.issue(actor, owner(actor), input);
+    const userId = owner(actor);
+    if (actor.kind === "user" && actor.via === "pat") {
+      throw noAccess("A personal access token cannot create personal access tokens: log in to create one.");
+    }
+    return this.issue(actor, userId, input);
   }
 
   /** Deletes one of the caller's tokens; another user's is not found, as if it did not exist. */
@@ -141,7 +150,7 @@ export class PersonalTokenService {
     if (expiresAt <= new Date()) throw invalidField("expiresAt", "The expiry date should be in future.");
     return this.events.change(actor, async (change) => {
       if ((await personalTokenStore.count(change.db, userId)) >= LIMIT) {
-        throw new ApiError("OperationDeniedError", `Too many PATs (${LIMIT}) already exist for this user.`);
+        throw noAccess(`Too many PATs (${LIMIT}) already exist for this user.`);
       }
       if (await personalTokenStore.describedAs(change.db, userId, input.description)) {
         throw nameExists("PAT description already exists.");

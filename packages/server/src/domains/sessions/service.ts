@@ -18,7 +18,7 @@ export interface Session {
 
 export interface SessionSettings {
   ttlHours: number;
-  /** Failed logins one address may make in a minute before it must wait. */
+  /** Failed logins for one login name from one address in a minute before they must wait. */
   failuresPerMinute: number;
 }
 
@@ -27,7 +27,7 @@ export class LoginRateLimited extends ApiError {
   constructor(readonly retryAfterSeconds: number) {
     super(
       "RateLimitError",
-      `Too many failed logins from your address: try again in ${retryAfterSeconds} seconds.`,
+      `Too many failed logins for this user from your address: try again in ${retryAfterSeconds} seconds.`,
     );
   }
 }
@@ -83,20 +83,28 @@ export class SessionService {
   }
 
   /**
-   * A login by username (or email) and password, from an address. Failures from one address
-   * are limited; every failure looks the same and takes as long.
+   * A login by username (or email) and password, from an address. Failures are limited per
+   * login name and address, a name no user has as one a user has: a guesser locks out the
+   * name they guess from where they are, never the others behind the same address. Every
+   * failure looks the same and takes as long.
    */
   async login(
     username: string,
     password: string,
     address: string,
   ): Promise<{ user: UserView; session: Session }> {
-    const wait = this.failures.wait(address);
-    if (wait > 0) throw new LoginRateLimited(Math.ceil(wait / 1000));
-    this.failures.attempt(address);
+    // Names are matched whatever their case, so they are counted whatever their case.
+    const key = `${address} ${username.toLowerCase()}`;
+    const wait = this.failures.wait(key);
+    // Counted before the password is checked, so that attempts made at the same time cannot
+    // all slip under the limit; taken back when it succeeds.
+    if (wait === 0) this.failures.attempt(key);
+    // Checked even when limited: a refusal takes as long as a wrong password, and a right one
+    // is refused too, so that a guesser learns nothing while they wait.
     const user = await this.users.authenticate(username, password);
+    if (wait > 0) throw new LoginRateLimited(Math.ceil(wait / 1000));
     if (!user) throw mismatch();
-    this.failures.forgive(address);
+    this.failures.forgive(key);
     return { user, session: await this.create(user.id) };
   }
 

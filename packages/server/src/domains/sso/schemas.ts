@@ -41,6 +41,10 @@ const settingsFields = {
     description: "Space-separated authentication context classes asked of the provider (acr_values)",
   }),
   idTokenSigningAlgorithm: IdTokenSigningAlgorithm,
+  assumeEmailVerified: Type.Boolean({
+    description:
+      "Take an email the provider sends without an email_verified claim as verified. Only for a provider that verifies every address: otherwise whoever registers someone's address there signs in as them",
+  }),
 };
 
 /** What an admin saves; what it leaves out takes its default (the secret: the stored one). */
@@ -55,6 +59,7 @@ export const OidcSettingsInput = Type.Object({
   defaultRootRoleId: Type.Optional(settingsFields.defaultRootRoleId),
   acrValues: Type.Optional(settingsFields.acrValues),
   idTokenSigningAlgorithm: Type.Optional(settingsFields.idTokenSigningAlgorithm),
+  assumeEmailVerified: Type.Optional(settingsFields.assumeEmailVerified),
 });
 export type OidcSettingsInput = Static<typeof OidcSettingsInput>;
 

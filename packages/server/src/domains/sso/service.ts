@@ -38,6 +38,7 @@ const DEFAULTS: Settings = {
   defaultRootRole: "Viewer",
   acrValues: "",
   idTokenSigningAlgorithm: "RS256",
+  assumeEmailVerified: false,
 };
 
 /** What the client at the provider is made from: another value of any of these is another client. */
@@ -67,8 +68,16 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLo
 /** The claims a person is found by, from the ID token or, when it leaves them out, the userinfo endpoint. */
 interface Profile {
   email: string | undefined;
-  emailVerified: boolean;
+  /** The `email_verified` claim; undefined when the provider left it out. */
+  emailVerified: boolean | undefined;
   name: string | undefined;
+}
+
+/** The `email_verified` claim, which some providers send as a string. */
+function verifiedClaim(value: unknown): boolean | undefined {
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  return undefined;
 }
 
 const text = (value: unknown) =>
@@ -111,6 +120,7 @@ export class SsoService {
       ...(input.defaultRootRoleId === undefined ? {} : { defaultRootRoleId: input.defaultRootRoleId }),
       acrValues: input.acrValues?.trim() ?? "",
       idTokenSigningAlgorithm: input.idTokenSigningAlgorithm ?? DEFAULTS.idTokenSigningAlgorithm,
+      assumeEmailVerified: input.assumeEmailVerified ?? false,
     };
     if (settings.discoverUrl) {
       const url = URL.parse(settings.discoverUrl);
@@ -251,8 +261,7 @@ export class SsoService {
           : await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
       return {
         email: text(source.email),
-        // Some providers send the flag as a string.
-        emailVerified: source.email_verified !== false && source.email_verified !== "false",
+        emailVerified: verifiedClaim(source.email_verified),
         name: text(source.name) ?? text(claims.name),
       };
     } catch (error) {
@@ -274,8 +283,16 @@ export class SsoService {
         "The OpenID provider gave no email address for this account: people are found by their email, so the provider must release the email claim.",
       );
     }
-    if (!profile.emailVerified)
-      throw noAccess(`The OpenID provider says the email address ${email} is not verified.`);
+    // People are found, and made, by their email: one the provider has not vouched for would let
+    // whoever registered it there sign in as the user who has it here, admins included.
+    const verified = profile.emailVerified ?? settings.assumeEmailVerified;
+    if (!verified) {
+      throw noAccess(
+        profile.emailVerified === false
+          ? `The OpenID provider says the email address ${email} is not verified.`
+          : `The OpenID provider did not say the email address ${email} is verified (no email_verified claim): an admin may set assumeEmailVerified if the provider verifies every address.`,
+      );
+    }
     const user = await this.users.findByEmail(email);
     if (!user) return this.signUp(settings, email, profile.name);
     if (!user.isActive) throw noAccess(`The user with the email address ${email} is deactivated.`);

@@ -199,7 +199,10 @@ export const currentUserRoutes: FastifyPluginAsyncTypebox<{ users: UserService }
       config: { permission: "NONE", person: true },
     },
     async (request) => {
-      await users.changeOwnPassword(request.actor as UserActor, request.body, sessionCookie(request));
+      const actor = request.actor as UserActor;
+      // Only a change made from a session keeps it; one made with a token keeps none, whatever cookie came along.
+      const current = actor.via === "session" ? sessionCookie(request) : undefined;
+      await users.changeOwnPassword(actor, request.body, current);
     },
   );
 };
