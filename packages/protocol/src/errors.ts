@@ -16,11 +16,9 @@ export const ERRORS = {
   PasswordMismatch: 401,
   // A password reset link that is unknown, used or expired.
   InvalidTokenError: 401,
+  // The spec pairs 403 with this name alone: the reference's InvalidOperationError and
+  // OperationDeniedError (refusals of the operation rather than of the caller) answer as it.
   NoAccessError: 403,
-  // The reference's answer to an operation that is understood but not allowed in this state.
-  InvalidOperationError: 403,
-  // The reference's refusal of an operation past a limit, such as a user's tenth personal access token.
-  OperationDeniedError: 403,
   NotFoundError: 404,
   NotImplementedError: 405,
   NameExistsError: 409,

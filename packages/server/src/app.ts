@@ -50,6 +50,7 @@ import { personalTokenRoutes, serviceAccountTokenRoutes } from "./domains/person
 import { PersonalTokenService } from "./domains/personal-tokens/service.js";
 import { playgroundRoutes } from "./domains/playground/routes.js";
 import { PlaygroundService } from "./domains/playground/service.js";
+import { DefaultStrategyService } from "./domains/projects/default-strategy.js";
 import { projectRoutes } from "./domains/projects/routes.js";
 import { ProjectService } from "./domains/projects/service.js";
 import { segmentRoutes } from "./domains/segments/routes.js";
@@ -73,6 +74,7 @@ import { handleError, handleNotFound } from "./http/error-handler.js";
 import { boundRouteIntegers, refuseUnstorableText } from "./http/input-guard.js";
 import { markDocumentationPublic, registerOpenApi } from "./http/openapi.js";
 import { prometheusRoutes } from "./http/prometheus.js";
+import { registerSecurityHeaders } from "./http/security-headers.js";
 import { registerWebUi } from "./http/web-ui.js";
 import { loggerOptions } from "./logging.js";
 import { type PoolStats, Telemetry } from "./telemetry.js";
@@ -129,6 +131,7 @@ export function createServices(
     segments,
     definitions: strategyDefinitions,
   });
+  const defaultStrategies = new DefaultStrategyService(events, { projects, strategies, segments });
   const variants = new VariantService(db, events, flags, projects);
   const featureTags = new FeatureTagService(db, events, flags, tagTypes);
   const dependencies = new DependencyService(db, events, flags);
@@ -145,7 +148,7 @@ export function createServices(
     targets: () => ({ flags, strategies, variants, dependencies, segments }),
   });
   const changeRequestScheduler = new ChangeRequestScheduler(changeRequests, events.outbox, events);
-  const addons = new AddonService(db, events, { tagTypes, featureTags }, settings.integrations);
+  const addons = new AddonService(db, events, { tagTypes, projects }, settings.integrations);
   const importExport = new ImportExportService(db, events, {
     flags,
     strategies,
@@ -185,6 +188,7 @@ export function createServices(
     metrics,
     environments,
     projects,
+    defaultStrategies,
     segments,
     contextFields,
     tagTypes,
@@ -240,6 +244,8 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   });
   app.addHook("preValidation", refuseUnstorableText);
   app.setErrorHandler(handleError);
+  // Before authentication, whose refusals end a request's onRequest hooks.
+  registerSecurityHeaders(app);
   app.addHook(
     "onRequest",
     authenticate({
@@ -293,7 +299,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     prefix: "/api/admin/environments",
     environments: services.environments,
   });
-  await app.register(projectRoutes, { prefix: "/api/admin/projects", projects: services.projects });
+  await app.register(projectRoutes, {
+    prefix: "/api/admin/projects",
+    projects: services.projects,
+    defaultStrategies: services.defaultStrategies,
+  });
   await app.register(memberRoutes, { prefix: "/api/admin/projects/:projectId", members: services.members });
   await app.register(roleRoutes, { prefix: "/api/admin", roles: services.roles });
   await app.register(groupRoutes, { prefix: "/api/admin/groups", groups: services.groups });
@@ -346,7 +356,6 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(importExportRoutes, {
     prefix: "/api/admin/features-batch",
     importExport: services.importExport,
-    bodyLimit: config.bodyLimit,
   });
   await app.register(favoriteRoutes, {
     prefix: "/api/admin/projects/:projectId",

@@ -5,12 +5,16 @@ import { readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
 import { parseArgs } from "node:util";
+import { ChunkTooLarge, type ImportBody, importChunks } from "./import-chunks.js";
 
 /** Exit codes: what a script calling this can tell apart. */
 const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
 /** Bodies at least this large show their progress on stderr as they go. */
 const PROGRESS_FROM = 64 * 1024;
+
+/** The service's body limit unless its BODY_LIMIT raises it: 100 kB, as the spec has it. */
+const DEFAULT_MAX_BODY = 100 * 1024;
 
 const USAGE = `Usage:
   signalbox export   --project P --environment E [--features a,b | --tag VALUE] [--output FILE]
@@ -23,10 +27,16 @@ const USAGE = `Usage:
   --output FILE  where export writes the file (default: standard output)
   --file FILE    an exported file, or an import body {project, environment, data}; --project
                  and --environment say where it goes and win over the body's
+  --max-body N   the largest request the service takes, in bytes: its BODY_LIMIT
+                 (default ${DEFAULT_MAX_BODY}, the service's default)
 
 import validates first and imports nothing when the service reports errors or missing
-permissions. Exit codes: 0 done, 1 refused (validation errors, missing permissions, or the
-service said no), 2 wrong usage or unreadable file, 3 service unreachable.
+permissions. A file larger than --max-body is sent in several requests, each flag whole
+with its strategies, settings, tags and dependencies, the flags others depend on first;
+each request is imported on its own, so a refusal part way leaves the earlier ones
+imported (importing the file again, once fixed, overwrites them). Exit codes: 0 done,
+1 refused (validation errors, missing permissions, or the service said no), 2 wrong usage
+or unreadable file, 3 service unreachable.
 `;
 
 class Failure extends Error {
@@ -126,7 +136,9 @@ function refusal(answer: Answer, what: string): Failure {
   const body = answer.body as { message?: string; details?: { message: string }[] } | undefined;
   const details = (body?.details ?? []).map((detail) => `\n  - ${detail.message}`).join("");
   const message = body?.message ?? (typeof answer.body === "string" ? answer.body : "");
-  return new Failure(`${what} refused (${answer.status}): ${message}${details}`, EXIT.refused);
+  // A service whose limit is below --max-body: smaller requests would go through.
+  const hint = answer.status === 413 ? "\n  give the service's limit as --max-body" : "";
+  return new Failure(`${what} refused (${answer.status}): ${message}${details}${hint}`, EXIT.refused);
 }
 
 interface Finding {
@@ -137,6 +149,38 @@ interface Report {
   errors: Finding[];
   warnings: Finding[];
   permissions: Finding[];
+}
+
+/**
+ * A parent missing now may come in an earlier request of this import, which the service
+ * cannot know while nothing is imported yet: such parents are not missing.
+ */
+const MISSING_PARENTS = "We detected the following dependencies that need to be created first:";
+function sentBefore(report: Report, earlier: ReadonlySet<string>): Report {
+  const errors = report.errors.flatMap((finding) => {
+    if (finding.message !== MISSING_PARENTS) return [finding];
+    const affectedItems = finding.affectedItems.filter((item) => !earlier.has(item));
+    return affectedItems.length > 0 ? [{ ...finding, affectedItems }] : [];
+  });
+  return { ...report, errors };
+}
+
+/** The reports of an import's requests as one: each finding once, with every item it names. */
+function merged(reports: Report[]): Report {
+  const merge = (findings: Finding[]) => {
+    const items = new Map<string, Set<string>>();
+    for (const finding of findings) {
+      const set = items.get(finding.message) ?? new Set<string>();
+      for (const item of finding.affectedItems) set.add(item);
+      items.set(finding.message, set);
+    }
+    return [...items].map(([message, affected]) => ({ message, affectedItems: [...affected] }));
+  };
+  return {
+    errors: merge(reports.flatMap((report) => report.errors)),
+    warnings: merge(reports.flatMap((report) => report.warnings)),
+    permissions: merge(reports.flatMap((report) => report.permissions)),
+  };
 }
 
 function show(kind: string, findings: Finding[]): void {
@@ -196,6 +240,7 @@ async function main(argv: string[]): Promise<number> {
       tag: { type: "string" },
       output: { type: "string", short: "o" },
       file: { type: "string", short: "f" },
+      "max-body": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -236,10 +281,30 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (!values.file) throw new Failure(`${command} needs --file`, EXIT.usage);
+  const maxBody = Number(values["max-body"] ?? DEFAULT_MAX_BODY);
+  if (!Number.isInteger(maxBody) || maxBody < 1024) {
+    throw new Failure(`--max-body is a number of bytes, at least 1024: ${values["max-body"]}`, EXIT.usage);
+  }
   const body = await readBody(values.file, values.project, values.environment);
-  const checked = await call(url, token, "api/admin/features-batch/validate", body);
-  if (checked.status !== 200) throw refusal(checked, "validation");
-  const report = checked.body as Report;
+  let chunks: ReturnType<typeof importChunks>;
+  try {
+    chunks = importChunks(body as unknown as ImportBody, maxBody);
+  } catch (error) {
+    if (!(error instanceof ChunkTooLarge)) throw error;
+    throw new Failure(
+      `${values.file} cannot be sent in requests of at most ${maxBody} bytes: ${error.message}; raise the service's BODY_LIMIT and give it as --max-body`,
+      EXIT.usage,
+    );
+  }
+  const requests = chunks.length > 1 ? ` in ${chunks.length} requests` : "";
+  const reports: Report[] = [];
+  for (const [index, chunk] of chunks.entries()) {
+    const checked = await call(url, token, "api/admin/features-batch/validate", chunk.body);
+    if (checked.status !== 200) throw refusal(checked, "validation");
+    const earlier = new Set(chunks.slice(0, index).flatMap((sent) => sent.flags));
+    reports.push(sentBefore(checked.body as Report, earlier));
+  }
+  const report = merged(reports);
   show("error", report.errors);
   show("missing permission", report.permissions);
   show("warning", report.warnings);
@@ -252,13 +317,22 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "validate") {
     say(
-      `${values.file} can be imported into ${place}: ${counts(body.data)}; ${report.warnings.length} warnings`,
+      `${values.file} can be imported into ${place}: ${counts(body.data)}; ${report.warnings.length} warnings${requests && `; checked${requests}`}`,
     );
     return EXIT.ok;
   }
-  const imported = await call(url, token, "api/admin/features-batch/import", body);
-  if (imported.status !== 200) throw refusal(imported, "import");
-  say(`imported ${counts(body.data)} into ${place}; ${report.warnings.length} warnings`);
+  for (const [index, chunk] of chunks.entries()) {
+    const imported = await call(url, token, "api/admin/features-batch/import", chunk.body);
+    if (imported.status === 200) continue;
+    const refused = refusal(imported, `import${requests ? ` request ${index + 1} of ${chunks.length}` : ""}`);
+    if (index === 0) throw refused;
+    const done = chunks.slice(0, index).flatMap((sent) => sent.flags).length;
+    throw new Failure(
+      `${refused.message}\nthe ${index} requests before it were imported (${done} flags): import the file again once this is fixed`,
+      refused.code,
+    );
+  }
+  say(`imported ${counts(body.data)} into ${place}${requests}; ${report.warnings.length} warnings`);
   return EXIT.ok;
 }
 

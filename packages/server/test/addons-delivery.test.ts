@@ -118,6 +118,115 @@ describe.each(databaseKinds)("addon delivery (%s)", (kind) => {
     expect(JSON.stringify(entry)).not.toContain("s3cret");
   });
 
+  it("never sends a stored secret to a new destination: changing where an addon sends drops the secrets not sent again", async () => {
+    const team = await receiver();
+    const attacker = await receiver();
+    const id = await addon({
+      provider: "webhook",
+      parameters: {
+        url: `${team.url}/hook`,
+        authorization: "Bearer s3cret",
+        customHeaders: '{"X-Key":"h3ader"}',
+      },
+      events: ["feature-created"],
+    });
+    const editor = { token: null, headers: { cookie: await sessionOf(server, "Editor") } };
+    const moved = await server.request(`${ADDONS}/${id}`, {
+      method: "PUT",
+      ...editor,
+      body: {
+        provider: "webhook",
+        enabled: true,
+        parameters: { url: `${attacker.url}/steal`, authorization: "*****", customHeaders: "*****" },
+        events: ["feature-created"],
+      },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await newFlag();
+    await server.request(`${ADDONS}/${id}/test`, { method: "POST", ...editor });
+    const arrived = await attacker.waitFor(2);
+    expect(JSON.stringify(arrived.map((request) => request.headers))).not.toMatch(/s3cret|h3ader/);
+    expect(team.received).toEqual([]);
+    expect(moved.body.parameters).toEqual({ url: "*****" });
+
+    // Sent again in clear, a secret goes with the new destination; a mask keeps it while the destination stays.
+    const resent = await server.request(`${ADDONS}/${id}`, {
+      method: "PUT",
+      body: {
+        provider: "webhook",
+        enabled: true,
+        parameters: { url: `${team.url}/hook`, authorization: "Bearer n3w" },
+        events: ["feature-created"],
+      },
+    });
+    expect(resent.status).toBe(200);
+    const kept = await server.request(`${ADDONS}/${id}`, {
+      method: "PUT",
+      body: {
+        provider: "webhook",
+        enabled: true,
+        parameters: { url: `${team.url}/hook`, authorization: "*****" },
+        events: ["feature-created"],
+      },
+    });
+    expect(kept.body.parameters).toEqual({ url: "*****", authorization: "*****" });
+    await newFlag();
+    const [delivered] = await team.waitFor(1);
+    expect(delivered!.headers.authorization).toBe("Bearer n3w");
+
+    // A required secret dropped so is asked for, and nothing changes.
+    const datadog = await addon({
+      provider: "datadog",
+      parameters: { url: `${team.url}/dd`, apiKey: "dd-s3cret" },
+      events: ["feature-created"],
+    });
+    const before = await server.db
+      .selectFrom("addons")
+      .selectAll()
+      .where("id", "=", datadog)
+      .executeTakeFirst();
+    const refused = await server.request(`${ADDONS}/${datadog}`, {
+      method: "PUT",
+      body: {
+        provider: "datadog",
+        enabled: true,
+        parameters: { url: `${attacker.url}/dd`, apiKey: "*****" },
+        events: ["feature-created"],
+      },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain("apiKey");
+    expect(
+      await server.db.selectFrom("addons").selectAll().where("id", "=", datadog).executeTakeFirst(),
+    ).toEqual(before);
+    for (const made of [id, datadog]) await server.request(`${ADDONS}/${made}`, { method: "DELETE" });
+  });
+
+  it("leaves out of an addon's delivery log the events of a private project the reader may not see", async () => {
+    const hook = await receiver();
+    const created = await server.request("/api/admin/projects", {
+      method: "POST",
+      body: { id: "vault", name: "Vault", mode: "private" },
+    });
+    expect(created.status).toBe(201);
+    const id = await addon({
+      provider: "webhook",
+      parameters: { url: hook.url },
+      events: ["feature-created"],
+    });
+    const secret = await newFlag(server, "vault");
+    const open = await newFlag();
+    await logged(id, 2);
+    const names = (entries: { event: { featureName: string } }[]) =>
+      entries.map((entry) => entry.event.featureName);
+    expect(names(await deliveries(id))).toEqual([open, secret]);
+    const viewer = { token: null, headers: { cookie: await sessionOf(server, "Viewer") } };
+    const seen = await server.request(`${ADDONS}/${id}/events`, viewer);
+    expect(seen.status).toBe(200);
+    expect(names(seen.body.integrationEvents)).toEqual([open]);
+    await server.request(`${ADDONS}/${id}`, { method: "DELETE" });
+  });
+
   it("retries 5xx with back-off: two 500s then 200 is one success with three attempts", async () => {
     const hook = await receiver((n, _request, response) =>
       n <= 2 ? response.writeHead(500).end(`down ${n}`) : ok(n, _request, response),
@@ -320,6 +429,42 @@ describe.each(databaseKinds)("addon delivery (%s)", (kind) => {
     const [tagged] = await logged(id, 2);
     expect(tagged.state).toBe("success");
     expect(tagged.details.targets).toEqual(["team-checkout", "releases", "general"]);
+  });
+
+  it("posts to a Slack incoming webhook (the spec's `slack`): the default channel, or the flag's slack tags", async () => {
+    const hook = await receiver();
+    const id = await addon({
+      provider: "slack",
+      parameters: {
+        url: `${hook.url}/services/T0/B0/secret`,
+        defaultChannel: "releases",
+        emojiIcon: ":rocket:",
+        customHeaders: '{"X-Team": "checkout"}',
+      },
+      events: ["feature-created", "feature-tagged"],
+    });
+    const name = await newFlag();
+    const [created] = await hook.waitFor(1);
+    expect(created!.method).toBe("POST");
+    expect(created!.path).toBe("/services/T0/B0/secret");
+    expect(created!.headers["content-type"]).toBe("application/json");
+    expect(created!.headers["x-team"]).toBe("checkout");
+    const message = JSON.parse(created!.body);
+    expect(message).toEqual({
+      username: "Signalbox",
+      icon_emoji: ":rocket:",
+      channel: "#releases",
+      text: expect.stringContaining(`created feature flag *${name}*`),
+    });
+    // A flag's slack tags name its channels, in place of the default one.
+    await server.request(`/api/admin/features/${name}/tags`, {
+      method: "POST",
+      body: { type: "slack", value: "team-checkout" },
+    });
+    await hook.waitFor(2);
+    expect(JSON.parse(hook.received[1]!.body).channel).toBe("#team-checkout");
+    const [tagged] = await logged(id, 2);
+    expect(tagged.state).toBe("success");
   });
 
   it("marks a Slack post that Slack answers ok: false as not delivered", async () => {

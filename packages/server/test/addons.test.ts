@@ -46,7 +46,24 @@ describe.each(databaseKinds)("addons (%s)", (kind) => {
     const reply = await server.request(ADDONS);
     expect(reply.status).toBe(200);
     const names = reply.body.providers.map((provider: { name: string }) => provider.name);
-    expect(names).toEqual(["webhook", "slack-app", "teams", "teamsworkflow", "datadog", "new-relic"]);
+    expect(names).toEqual([
+      "webhook",
+      "slack",
+      "slack-app",
+      "teams",
+      "teamsworkflow",
+      "datadog",
+      "new-relic",
+    ]);
+    // The spec's default providers are all offered: `slack` is the deprecated incoming webhook.
+    const slack = reply.body.providers.find((provider: { name: string }) => provider.name === "slack");
+    expect(slack.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+      "url",
+      "username",
+      "emojiIcon",
+      "defaultChannel",
+      "customHeaders",
+    ]);
     const hook = reply.body.providers.find((provider: { name: string }) => provider.name === "webhook");
     expect(hook.parameters).toContainEqual(
       expect.objectContaining({ name: "url", type: "url", required: true, sensitive: true }),

@@ -184,12 +184,12 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
       expect([reply.status, reply.body.name]).toEqual([status, name]);
       expect(await stateOf(id)).toEqual(before);
     };
-    await refuse(bob, { state: "In review" }, 403, "InvalidOperationError");
-    await refuse(alice, { state: "Approved" }, 403, "InvalidOperationError");
+    await refuse(bob, { state: "In review" }, 403, "NoAccessError");
+    await refuse(alice, { state: "Approved" }, 403, "NoAccessError");
     expect(
       (await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "In review" })).body.state,
     ).toBe("In review");
-    await refuse(alice, { state: "Approved" }, 403, "InvalidOperationError");
+    await refuse(alice, { state: "Approved" }, 403, "NoAccessError");
     await refuse(viewer, { state: "Approved" }, 403, "NoAccessError");
     await refuse(alice, { state: "Applied" }, 409, "ConflictError");
     await refuse(
@@ -403,24 +403,22 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
 
   it("applies every change or none, and says which one failed", async () => {
     const flag = await newFlag();
-    const segment = await admin("POST", "/api/admin/segments", { name: `beta-${kind}`, constraints: [] });
-    const before = (await admin("GET", `${BASE}/features/${flag}`)).body;
+    const custom = `beta-${kind}`;
+    expect((await admin("POST", "/api/admin/strategies", { name: custom, parameters: [] })).status).toBe(201);
     const id = await approved(alice, [
       { feature: flag, action: "addStrategy", payload: { name: "default", parameters: {}, constraints: [] } },
-      {
-        feature: flag,
-        action: "addStrategy",
-        payload: { name: "default", parameters: {}, constraints: [], segments: [segment.body.id] },
-      },
+      { feature: flag, action: "addStrategy", payload: { name: custom, parameters: {}, constraints: [] } },
       { feature: flag, action: "updateEnabled", payload: { enabled: true } },
     ]);
-    // The segment the second change needs goes away before the request is applied.
-    expect((await admin("DELETE", `/api/admin/segments/${segment.body.id}`)).status).toBe(204);
+    // Taken once the request is made: its author is then among the flag's collaborators.
+    const before = (await admin("GET", `${BASE}/features/${flag}`)).body;
+    // The strategy the second change names goes away before the request is applied.
+    expect((await admin("DELETE", `/api/admin/strategies/${custom}`)).status).toBe(200);
     const since = await lastEventId();
     const failed = await as(alice, "PUT", `${BASE}/change-requests/${id}/state`, { state: "Applied" });
     expect(failed.status).toBe(400);
     expect(failed.body.message).toMatch(
-      /^Change 2 of 3 \(addStrategy on checkout-\d+\) could not be applied, so none was: .*Segment \d+ does not exist/,
+      /^Change 2 of 3 \(addStrategy on checkout-\d+\) could not be applied, so none was: .*no strategy called beta-/,
     );
     expect((await admin("GET", `${BASE}/features/${flag}`)).body).toEqual(before);
     expect((await stateOf(id)).state).toBe("Approved");
@@ -465,7 +463,12 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
 
   it("refuses segment changes that reach an environment requiring change requests", async () => {
     const flag = await newFlag();
-    const segment = await admin("POST", "/api/admin/segments", { name: `eu-${kind}`, constraints: [] });
+    // A change request changes its own project's segments only.
+    const segment = await admin("POST", "/api/admin/segments", {
+      name: `eu-${kind}`,
+      project: "default",
+      constraints: [],
+    });
     const strategy = (await admin("GET", `${BASE}/features/${flag}/environments/production/strategies`))
       .body[0];
     await admin("PUT", `${BASE}/features/${flag}/environments/production/strategies/${strategy.id}`, {
@@ -474,6 +477,7 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
     });
     const change = {
       name: `eu-${kind}`,
+      project: "default",
       constraints: [{ contextName: "region", operator: "IN", values: ["eu"] }],
     };
     const refused = await as(alice, "PUT", `/api/admin/segments/${segment.body.id}`, change);
@@ -540,13 +544,14 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
     });
 
     const flag = await newFlag();
-    const segment = await admin("POST", "/api/admin/segments", { name: `gone-${kind}`, constraints: [] });
+    const custom = `gone-${kind}`;
+    await admin("POST", "/api/admin/strategies", { name: custom, parameters: [] });
     const failing = await approved(alice, {
       feature: flag,
       action: "addStrategy",
-      payload: { name: "default", parameters: {}, constraints: [], segments: [segment.body.id] },
+      payload: { name: custom, parameters: {}, constraints: [] },
     });
-    await admin("DELETE", `/api/admin/segments/${segment.body.id}`);
+    await admin("DELETE", `/api/admin/strategies/${custom}`);
     await as(alice, "PUT", `${BASE}/change-requests/${failing}/state`, {
       state: "Scheduled",
       scheduledAt: new Date(Date.now() + 500).toISOString(),

@@ -1,7 +1,10 @@
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN_USER_ID } from "../src/access/actor.js";
-import { databaseKinds } from "./support/database.js";
+import { up as nameWhatEventsAreAbout } from "../src/db/migrations/0014_event_names.js";
+import { databaseKinds, freshDatabase } from "./support/database.js";
 import { expectInvalid } from "./support/fixtures.js";
+import { createUser, login } from "./support/people.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
 describe.each(databaseKinds)("event log (%s)", (kind) => {
@@ -116,6 +119,47 @@ describe.each(databaseKinds)("event log (%s)", (kind) => {
     expect((await server.request("/api/admin/events", { token: null })).status).toBe(401);
   });
 
+  it("carries on a flag's events the tags the flag has when each is written", async () => {
+    const tags = [{ type: "simple", value: "launch-team" }];
+    const created = await server.request("/api/admin/projects/default/features", {
+      method: "POST",
+      body: { name: "born-tagged", tags },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    await server.request("/api/admin/projects/default/features/born-tagged/environments/development/on", {
+      method: "POST",
+    });
+    const found = (await search({ feature: "born-tagged" })).body.events;
+    const byType = Object.fromEntries(found.map((event: { type: string }) => [event.type, event]));
+    expect(byType["feature-created"].tags).toEqual(tags);
+    expect(byType["feature-environment-enabled"].tags).toEqual(tags);
+    // Events about no flag carry none.
+    const [project] = (await search({ type: "project-created" })).body.events;
+    expect(project.tags).toEqual([]);
+  });
+
+  it("matches the free-text query against the author's display name and e-mail", async () => {
+    const author = await createUser(server, {
+      rootRole: "Editor",
+      username: "ghopper",
+      name: "Grace Hopper",
+      email: "grace@navy.example",
+    });
+    const cookie = await login(server, author.username, author.password);
+    const made = await server.request("/api/admin/projects/default/features", {
+      method: "POST",
+      token: null,
+      headers: { cookie },
+      body: { name: "compiled" },
+    });
+    expect(made.status).toBe(200);
+    for (const query of ["grace hop", "NAVY.example"]) {
+      const found = (await search({ query, type: "feature-created" })).body;
+      expect(summary(found.events), query).toEqual(["feature-created compiled"]);
+      expect(found.totalEvents).toBe(1);
+    }
+  });
+
   it("writes no event for a rejected change", async () => {
     const before = (await search({})).body.totalEvents;
     await server.request("/api/admin/projects/shop/features", {
@@ -150,5 +194,64 @@ describe.each(databaseKinds)("event log (%s)", (kind) => {
     expect(handed).toEqual(logged);
     // The cursor moves once the handler has returned: a moment after the last event was handed.
     await expect.poll(async () => (await server.services.events.outbox.lag())["events-test"]).toBe(0);
+  });
+});
+
+describe("naming the projects and flags of the events logged before the upgrade (migration 0014)", () => {
+  it("finds them in the event's columns, data and preData", async () => {
+    const database = await freshDatabase("pglite");
+    try {
+      const { db } = database;
+      await sql`alter table events drop column named_projects, drop column named_flags; drop function event_names`.execute(
+        db,
+      );
+      const event = (
+        type: string,
+        rest: { project?: string; feature_name?: string; data?: unknown; pre_data?: unknown },
+      ) => ({
+        type,
+        created_by: "before",
+        project: rest.project ?? null,
+        feature_name: rest.feature_name ?? null,
+        data: rest.data === undefined ? null : JSON.stringify(rest.data),
+        pre_data: rest.pre_data === undefined ? null : JSON.stringify(rest.pre_data),
+      });
+      await db
+        .insertInto("events")
+        .values([
+          event("api-token-created", { data: { project: "[]", projects: ["a", "b"] } }),
+          event("segment-updated", { project: "c", data: { project: "c" }, pre_data: { project: "d" } }),
+          event("feature-project-change", {
+            project: "f",
+            feature_name: "moved",
+            data: { oldProject: "e", newProject: "f" },
+          }),
+          event("features-exported", { data: { environment: "development", features: ["x", "y"] } }),
+          event("api-token-created", { data: { project: "*", projects: ["*"] } }),
+          event("strategy-order-changed", {
+            project: "g",
+            feature_name: "z",
+            data: [{ id: "s", sortOrder: 0 }],
+          }),
+        ])
+        .execute();
+      await nameWhatEventsAreAbout(db as unknown as Kysely<unknown>);
+      const rows = await db
+        .selectFrom("events")
+        .select(["named_projects", "named_flags"])
+        .where("created_by", "=", "before")
+        .orderBy("id")
+        .execute();
+      expect(rows).toEqual([
+        { named_projects: ["a", "b"], named_flags: [] },
+        { named_projects: ["c", "d"], named_flags: [] },
+        { named_projects: ["e", "f"], named_flags: ["moved"] },
+        { named_projects: [], named_flags: ["x", "y"] },
+        { named_projects: [], named_flags: [] },
+        { named_projects: ["g"], named_flags: ["z"] },
+      ]);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -104,19 +104,21 @@ describe.each(databaseKinds)("tags, dependencies and lifecycle of flags (%s)", (
     const sdk = await server.request("/api/client/features/child", { token: CLIENT_TOKEN });
     expect(sdk.body.dependencies).toEqual([{ feature: "parent", enabled: true, variants: ["blue"] }]);
 
-    const refused = { name: "InvalidOperationError", id: expect.any(String) };
+    const refused = { name: "NoAccessError", id: expect.any(String) };
     for (const [from, to] of [
       ["grandchild", "child"],
       ["parent", "other"],
       ["other", "other"],
-      ["other", "missing"],
     ]) {
       expect(await depend(from!, { feature: to })).toMatchObject({ status: 403, body: refused });
     }
-    expect(await depend("other", { feature: "foreign" })).toMatchObject({
-      status: 404,
-      body: { name: "NotFoundError" },
-    });
+    // A parent that is not an active flag of the project is not found, wherever it is.
+    for (const to of ["missing", "foreign"]) {
+      expect(await depend("other", { feature: to })).toMatchObject({
+        status: 404,
+        body: { name: "NotFoundError", message: `Project default has no flag ${to}` },
+      });
+    }
     expectInvalid(
       await depend("other", { feature: "parent", enabled: false, variants: ["blue"] }),
       "variants",

@@ -317,10 +317,11 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
       "variants.0.payload.value",
     );
     expectInvalid(await server.request(variants, { method: "PUT", body: [{ name: "a" }] }), "0.weight");
+    // Fixed weights alone must make 1000.
     expectInvalid(
       await server.request(variants, {
         method: "PUT",
-        body: [{ name: "a", weight: 1000, weightType: "fix" }],
+        body: [{ name: "a", weight: 999, weightType: "fix" }],
       }),
       "variants",
     );

@@ -44,7 +44,7 @@ describe.each(databaseKinds)("flags (%s)", (kind) => {
       impressionData: true,
       archived: false,
       createdAt: expect.any(String),
-      createdBy: { id: 0, name: "init-admin", imageUrl: "" },
+      createdBy: { id: -42, name: "init-admin", imageUrl: "" },
       variants: [],
       tags: [],
       dependencies: [],

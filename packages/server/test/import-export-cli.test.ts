@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -161,6 +162,94 @@ describe("the signalbox command", () => {
     expect(unknownEnvironment.code).toBe(1);
     expect(unknownEnvironment.stderr).toMatch(/export refused \(404\)/);
   });
+
+  it("imports an export larger than the service's 100 kB limit in several requests, parents first", async () => {
+    const large = await startTestServer("pglite", undefined, { bodyLimit: 4 * 1024 * 1024 });
+    try {
+      // 600 flags written straight to the tables: the import under test is the slow part.
+      const parents = Array.from({ length: 20 }, (_, i) => `large-parent-${i}`);
+      const children = Array.from({ length: 580 }, (_, i) => `large-${i}`);
+      const names = [...children, ...parents];
+      await large.db
+        .insertInto("features")
+        .values(names.map((name) => ({ name, project: "default", description: `The ${name} flag` })))
+        .execute();
+      await large.db
+        .insertInto("feature_environments")
+        .values(names.map((name) => ({ feature_name: name, environment: "development", enabled: true })))
+        .execute();
+      await large.db
+        .insertInto("feature_strategies")
+        .values(
+          names.map((name) => ({
+            id: randomUUID(),
+            feature_name: name,
+            project_name: "default",
+            environment: "development",
+            strategy_name: "flexibleRollout",
+            parameters: JSON.stringify({ rollout: "50", stickiness: "default", groupId: name }),
+            constraints: JSON.stringify([
+              { contextName: "appName", operator: "IN", values: ["web", "mobile"] },
+            ]),
+          })),
+        )
+        .execute();
+      // The parents come last in the file; half the other flags depend on one.
+      await large.db
+        .insertInto("feature_dependencies")
+        .values(
+          children
+            .filter((_, i) => i % 2 === 0)
+            .map((child, i) => ({ child, parent: parents[i % 20]!, enabled: true })),
+        )
+        .execute();
+      const largeToken = await personalToken(large);
+      const file = join(folder, "six-hundred.json");
+      const exported = await signalbox(
+        ["export", "--project", "default", "--environment", "development", "--output", file],
+        { SIGNALBOX_URL: large.url, SIGNALBOX_TOKEN: largeToken },
+      );
+      expect(exported.code, exported.stderr).toBe(0);
+      const body = {
+        project: "default",
+        environment: "development",
+        data: JSON.parse(await readFile(file, "utf8")),
+      };
+      expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(200 * 1024);
+
+      // One request: too large for the default limit, which BODY_LIMIT raises.
+      const direct = await target.request("/api/admin/features-batch/import", {
+        method: "POST",
+        token: targetToken,
+        body,
+      });
+      expect(direct.status).toBe(413);
+      expect(direct.body.message).toMatch(/\(102400 bytes; the BODY_LIMIT setting raises it\)/);
+      const raised = await large.request("/api/admin/features-batch/validate", {
+        method: "POST",
+        token: largeToken,
+        body,
+      });
+      expect(raised.status).toBe(200);
+
+      const where = ["--file", file, "--project", "default", "--environment", "development"];
+      const imported = await signalbox(["import", ...where, "--url", target.url, "--token", targetToken]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stderr).toMatch(
+        /imported 600 flags, 600 strategies, 0 tags, 290 flags with dependencies into project default, environment development in [3-9] requests/,
+      );
+      const listed = (await target.request("/api/admin/projects/default/features")).body.features;
+      expect(listed.filter((flag: { name: string }) => flag.name.startsWith("large-")).length).toBe(600);
+      // A child sent in a later request than its parent, which the first request carries.
+      const child = (await target.request("/api/admin/projects/default/features/large-578")).body;
+      expect(child.dependencies).toEqual([{ feature: "large-parent-9", enabled: true, variants: [] }]);
+      expect(child.environments.find((env: { name: string }) => env.name === "development").enabled).toBe(
+        true,
+      );
+    } finally {
+      await large.close();
+    }
+  }, 180_000);
 
   it("shows the progress of a large file on stderr", async () => {
     const file = join(folder, "large.json");

@@ -294,7 +294,7 @@ describe.each(databaseKinds)("project access (%s)", (kind) => {
     const ivy = await addUser("ivy");
     await expect(
       server.services.members.addAccess(asHal, "solo", { roles: [Owner], users: [ivy], groups: [] }),
-    ).rejects.toMatchObject({ name: "InvalidOperationError" });
+    ).rejects.toMatchObject({ name: "NoAccessError" });
     await server.services.members.addAccess(asHal, "solo", {
       roles: [gatekeeper.body.id],
       users: [ivy],
@@ -432,7 +432,7 @@ describe.each(databaseKinds)("project access (%s)", (kind) => {
       kept.map((role) => (role.id === Owner ? { ...role, users: [...role.users, oli] } : role)),
     );
     expect(promoted.status).toBe(403);
-    expect(promoted.body.name).toBe("InvalidOperationError");
+    expect(promoted.body.name).toBe("NoAccessError");
     expect(promoted.body.message).toContain(`roles ${Owner}`);
   });
 

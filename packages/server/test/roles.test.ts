@@ -204,9 +204,9 @@ describe.each(databaseKinds)("roles (%s)", (kind) => {
         body: { name: "Mine" },
       });
       expect(changed.status).toBe(403);
-      expect(changed.body.name).toBe("InvalidOperationError");
+      expect(changed.body.name).toBe("NoAccessError");
       expect((await server.request(`/api/admin/roles/${id}`, { method: "DELETE" })).body.name).toBe(
-        "InvalidOperationError",
+        "NoAccessError",
       );
     }
     expect((await server.request("/api/admin/roles")).body.roles).toEqual(before);

@@ -151,12 +151,28 @@ describe.each(databaseKinds)("segments (%s)", (kind) => {
     expect((await server.request(`/api/admin/segments/${id}`)).status).toBe(404);
   });
 
-  it("tells the features domain which segment ids are unknown", async () => {
-    const kept = (await post({ name: "kept", constraints: [] })).body.id;
-    await expect(server.services.segments.requireAll(server.db, [kept])).resolves.toBeUndefined();
-    await expect(server.services.segments.requireAll(server.db, [kept, 9999])).rejects.toMatchObject({
-      status: 400,
-      details: [{ path: "segments", message: "Segment 9999 does not exist" }],
+  it("lets a flag's strategy name only global segments and its own project's", async () => {
+    const global = (await post({ name: "kept", constraints: [] })).body.id;
+    await server.request("/api/admin/projects", {
+      method: "POST",
+      body: { id: "elsewhere", name: "Elsewhere" },
     });
+    const foreign = (await post({ name: "theirs", project: "elsewhere", constraints: [] })).body.id;
+    await seedFlag(server, { name: "segment-user", environments: ["development"] });
+    const add = (segments: number[]) =>
+      server.request(
+        "/api/admin/projects/default/features/segment-user/environments/development/strategies",
+        {
+          method: "POST",
+          body: { name: "default", segments },
+        },
+      );
+    expect((await add([global])).status).toBe(200);
+    const unknown = await add([global, 9999]);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details).toEqual([{ path: "segments", message: "Segment 9999 does not exist" }]);
+    const theirs = await add([foreign]);
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.details[0].message).toContain("belongs to project elsewhere");
   });
 });

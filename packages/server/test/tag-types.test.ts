@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "./support/database.js";
 import { expectInvalid, latestEvent } from "./support/fixtures.js";
+import { createUser, login } from "./support/people.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
 describe.each(databaseKinds)("tag types (%s)", (kind) => {
@@ -67,5 +68,49 @@ describe.each(databaseKinds)("tag types (%s)", (kind) => {
     );
     expect((await server.request("/api/admin/tag-types/nowhere", { method: "DELETE" })).status).toBe(404);
     expect((await server.request("/api/admin/tag-types")).body.tagTypes).toEqual([simple]);
+  });
+
+  it("records a tag's creation when the first flag is given it, in that flag's project", async () => {
+    for (const name of ["web-checkout", "app-checkout"]) {
+      await server.request("/api/admin/projects/default/features", { method: "POST", body: { name } });
+    }
+    const tag = (flag: string, value: string) =>
+      server.request(`/api/admin/features/${flag}/tags`, { method: "POST", body: { type: "simple", value } });
+    expect((await tag("web-checkout", "checkout")).status).toBe(201);
+    expect((await tag("app-checkout", "checkout")).status).toBe(201);
+    expect((await tag("app-checkout", "mobile")).status).toBe(201);
+    const created = await server.request("/api/admin/events/search", {
+      method: "POST",
+      body: { type: "tag-created" },
+    });
+    expect(
+      created.body.events.map((event: { project: string; featureName: string; data: unknown }) => ({
+        project: event.project,
+        featureName: event.featureName,
+        data: event.data,
+      })),
+    ).toEqual([
+      { project: "default", featureName: null, data: { type: "simple", value: "mobile" } },
+      { project: "default", featureName: null, data: { type: "simple", value: "checkout" } },
+    ]);
+
+    // A private project's tag is no one else's to read about.
+    await server.request("/api/admin/projects", {
+      method: "POST",
+      body: { id: "vault", name: "Vault", mode: "private" },
+    });
+    await server.request("/api/admin/projects/vault/features", { method: "POST", body: { name: "merger" } });
+    expect((await tag("merger", "acquisition")).status).toBe(201);
+    const outsider = await createUser(server, { rootRole: "Editor" });
+    const seen = await server.request("/api/admin/events/search", {
+      method: "POST",
+      token: null,
+      headers: { cookie: await login(server, outsider.username, outsider.password) },
+      body: { type: "tag-created" },
+    });
+    expect(seen.body.events.map((event: { data: { value: string } }) => event.data.value)).toEqual([
+      "mobile",
+      "checkout",
+    ]);
   });
 });

@@ -11,6 +11,9 @@ import * as instanceSdkType from "./migrations/0008_instance_sdk_type.js";
 import * as changeRequests from "./migrations/0009_change_requests.js";
 import * as addons from "./migrations/0010_addons.js";
 import * as addonCursors from "./migrations/0011_addon_cursors.js";
+import * as changeReferences from "./migrations/0012_change_references.js";
+import * as featureCreators from "./migrations/0013_feature_creators.js";
+import * as eventNames from "./migrations/0014_event_names.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
@@ -26,6 +29,9 @@ const migrations: Record<string, Migration> = {
   "0009_change_requests": changeRequests,
   "0010_addons": addons,
   "0011_addon_cursors": addonCursors,
+  "0012_change_references": changeReferences,
+  "0013_feature_creators": featureCreators,
+  "0014_event_names": eventNames,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

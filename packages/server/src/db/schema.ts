@@ -283,6 +283,10 @@ export interface EventTable {
   data: Json<unknown> | null;
   pre_data: Json<unknown> | null;
   tags: ColumnType<{ type: string; value: string }[], string | undefined, string>;
+  /** Every project the event names, in its columns, data and preData; computed by the database. */
+  named_projects: ColumnType<string[], never, never>;
+  /** Every flag the event names, likewise. */
+  named_flags: ColumnType<string[], never, never>;
 }
 
 export interface ClientApplicationTable {
@@ -374,6 +378,8 @@ export interface ChangeRequestChangeTable {
   payload: Json<unknown>;
   /** The target as it was when the change was made: what conflicts are found against. */
   snapshot: Json<unknown> | null;
+  /** What the change refers to besides its target, as it was when the change was made. */
+  refs: Json<unknown> | null;
   created_by: number | null;
   created_at: CreatedAt;
 }

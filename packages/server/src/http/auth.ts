@@ -10,6 +10,7 @@ import type { FastifyRequest, RouteOptions } from "fastify";
 import type { Actor, TokenActor, TokenType } from "../access/actor.js";
 import { canSee, requirePermission } from "../access/can.js";
 import type { Permission } from "../access/permissions.js";
+import { changesState, provenance } from "./request-origin.js";
 
 /** Which callers a route admits; routes say it in their `config.auth`, admin being the default. */
 export type Access = "admin" | "client" | "frontend" | "public";
@@ -63,7 +64,16 @@ export function authenticate(credentials: Credentials) {
     if (request.routeOptions.url === undefined) return;
     const config = request.routeOptions.config;
     const access = config?.auth ?? "admin";
-    if (access === "public" || request.method === "OPTIONS") return;
+    if (request.method === "OPTIONS") return;
+    if (access === "public") {
+      // Logging in (or out, or resetting a password) from another site's page would sign a
+      // person in as someone else; scripts, which no page drives, log in as before.
+      const from = changesState(request) ? provenance(request) : undefined;
+      if (from?.from === "elsewhere") {
+        throw noAccess(`This must be sent from this service's own pages, but ${from.evidence}.`);
+      }
+      return;
+    }
     const actor = await identify(credentials, request, access);
     request.actor = actor;
     if (access === "admin") {
@@ -100,6 +110,7 @@ async function identify(credentials: Credentials, request: FastifyRequest, acces
   // Parsed here rather than on every request: SDK polls carry no session worth the work.
   const cookie = access === "admin" ? request.headers.cookie : undefined;
   const session = cookie ? fastifyCookie.parse(cookie)[SESSION_COOKIE] : undefined;
+  if (session && changesState(request)) requireOwnPages(request);
   const bySession = session ? await credentials.session(session) : undefined;
   if (bySession) return bySession;
   if (header) throw authenticationRequired("The API token is unknown or has expired.");
@@ -110,6 +121,24 @@ async function identify(credentials: Credentials, request: FastifyRequest, acces
     "You must log in, or send an API token or personal access token in the authorization header.",
     "/auth/simple/login",
     await credentials.loginOptions(),
+  );
+}
+
+/**
+ * A browser sends the session cookie with whatever any page of the same site asks, a form
+ * post or a bodiless no-cors fetch included: a change made with it must prove that this
+ * service's own pages made it. A token in the authorization header is never sent by a
+ * browser on its own, so it needs no such proof.
+ */
+function requireOwnPages(request: FastifyRequest): void {
+  const from = provenance(request);
+  if (from.from === "own pages") return;
+  const scripts =
+    "Scripts should send a personal access token or an API token in the authorization header instead of a session.";
+  throw noAccess(
+    from.from === "elsewhere"
+      ? `A change made with a login session must come from this service's own pages, but ${from.evidence}. ${scripts}`
+      : `A change made with a login session must come from this service's own pages, and this request does not say where it comes from (no Sec-Fetch-Site or Origin header). ${scripts}`,
   );
 }
 

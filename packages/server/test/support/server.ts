@@ -74,6 +74,8 @@ export async function startTestServer(
       const headers: Record<string, string> = { ...options.headers };
       const token = options.token === undefined ? ADMIN_TOKEN : options.token;
       if (token) headers.authorization = token;
+      // A session is a browser's, which says where a request comes from: here, the service's own pages.
+      if (headers.cookie && !headers.origin && !headers["sec-fetch-site"]) headers.origin = url;
       let body: string | undefined;
       if (options.body !== undefined) {
         body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);

@@ -36,10 +36,32 @@ export async function logIn(page: Page, username: string, password: string): Pro
   await expect(page.getByRole("button", { name: /^Account of/ })).toBeVisible();
 }
 
-/** Every test talks to the service global-setup started. */
+const VIOLATION = "Content Security Policy violation:";
+
+/**
+ * Every test talks to the service global-setup started, and fails on anything the service's
+ * content security policy blocked: the UI must work under it, not around it.
+ */
 export const test = base.extend({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   baseURL: async ({}, use) => use(serviceUrl()),
+  page: async ({ page }, use) => {
+    const violations: string[] = [];
+    // Chromium reports a violation on the console; the page's own event names the directive.
+    await page.addInitScript((prefix) => {
+      document.addEventListener("securitypolicyviolation", (event) =>
+        console.error(`${prefix} ${event.effectiveDirective} blocked ${event.blockedURI || "inline"}`),
+      );
+    }, VIOLATION);
+    page.on("console", (message) => {
+      const text = message.text();
+      if (text.startsWith(VIOLATION) || text.includes("Content Security Policy directive")) {
+        violations.push(`${page.url()}: ${text}`);
+      }
+    });
+    await use(page);
+    expect(violations, "what the content security policy blocked").toEqual([]);
+  },
 });
 export { expect };
 

@@ -114,6 +114,48 @@ describe("AddonForm", () => {
     });
   });
 
+  it("says that a new destination drops the stored secrets, and asks for them again", async () => {
+    const done = vi.fn();
+    renderWithProviders(<AddonForm provider={WEBHOOK} addon={STORED} onDone={done} />);
+    expect(screen.getByText(/Changing it clears the stored hidden values/)).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/Webhook URL/), "https://elsewhere.example/in");
+    const authorization = screen.getByLabelText(/Authorization/);
+    expect(authorization).toHaveValue("");
+    expect(screen.getByText(/destination changed: enter it again/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Save integration" }));
+    await waitFor(() => expect(done).toHaveBeenCalled());
+    expect(sentTo("PUT")[0]?.body).toMatchObject({
+      parameters: { url: "https://elsewhere.example/in", contentType: "text/plain" },
+    });
+    expect(JSON.stringify(sentTo("PUT")[0]?.body)).not.toContain(MASK);
+  });
+
+  it("refuses to save a new destination without a required secret typed again", async () => {
+    const datadog: Provider = {
+      ...WEBHOOK,
+      name: "datadog",
+      displayName: "Datadog",
+      parameters: [
+        { name: "url", displayName: "Datadog events URL", type: "url", required: false, sensitive: false },
+        { name: "apiKey", displayName: "API key", type: "text", required: true, sensitive: true },
+      ],
+    };
+    const stored: Addon = {
+      ...STORED,
+      provider: "datadog",
+      parameters: { url: "https://api.datadoghq.com/api/v1/events", apiKey: MASK },
+    };
+    renderWithProviders(<AddonForm provider={datadog} addon={stored} onDone={() => {}} />);
+    const url = screen.getByLabelText(/Datadog events URL/);
+    await userEvent.clear(url);
+    await userEvent.type(url, "https://api.datadoghq.eu/api/v1/events");
+    await userEvent.click(screen.getByRole("button", { name: "Save integration" }));
+    expect(
+      await screen.findByText("API key must be entered again: the destination changed."),
+    ).toBeInTheDocument();
+    expect(sentTo("PUT")).toEqual([]);
+  });
+
   it("shows the service's refusal of a parameter at its field", async () => {
     const message = "parameters.url: 127.0.0.1 is a private address";
     service.serve({

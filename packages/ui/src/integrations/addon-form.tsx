@@ -19,7 +19,9 @@ import { notifyDone } from "../components/notify";
 import { useProjects } from "../projects/projects-page";
 import { useEnvironments } from "../projects/queries";
 import {
+  destinationChanged,
   initialParameters,
+  isDestination,
   keepsStored,
   MASK,
   type ParameterValues,
@@ -57,23 +59,35 @@ function ParameterField({
   definition,
   value,
   stored,
+  secretsStored,
+  moved,
   error,
   onChange,
 }: {
   definition: ParameterDefinition;
   value: string;
   stored: boolean;
+  /** Whether the addon holds stored secrets, which a new destination drops. */
+  secretsStored: boolean;
+  /** Whether the destination changed, so that no stored secret is kept. */
+  moved: boolean;
   error: string | undefined;
   onChange: (value: string) => void;
 }) {
   const kept = keepsStored(definition, value);
+  const dropped = kept && moved;
   const description = [
     definition.description,
+    isDestination(definition) &&
+      secretsStored &&
+      "Changing it clears the stored hidden values unless you enter them again: they are never sent to a new destination.",
     definition.sensitive &&
       (stored
-        ? kept
-          ? "Stored and hidden: left as it is, the stored value is kept; type to replace it."
-          : "Replaces the stored value when saved."
+        ? dropped
+          ? "The destination changed: enter it again, or it is cleared when saved."
+          : kept
+            ? "Stored and hidden: left as it is, the stored value is kept; type to replace it."
+            : "Replaces the stored value when saved."
         : "Hidden once saved."),
   ]
     .filter(Boolean)
@@ -84,7 +98,8 @@ function ParameterField({
     placeholder: definition.placeholder,
     required: definition.required,
     error,
-    value,
+    // A mask the new destination drops shows as the empty field it will be.
+    value: dropped ? "" : value,
   };
   if (definition.sensitive && definition.type !== "textfield")
     return (
@@ -94,7 +109,7 @@ function ParameterField({
         // Mantine marks a PasswordInput invalid for its styles only.
         aria-invalid={error ? true : undefined}
         // Typing into the mask replaces it, as `replaceMask` reads it.
-        onFocus={(event) => kept && event.currentTarget.select()}
+        onFocus={(event) => kept && !dropped && event.currentTarget.select()}
         onChange={(event) => onChange(replaceMask(value, event.currentTarget.value))}
       />
     );
@@ -105,7 +120,7 @@ function ParameterField({
         autosize
         minRows={definition.name === "bodyTemplate" ? 4 : 2}
         styles={{ input: { fontFamily: "monospace" } }}
-        onFocus={(event) => kept && event.currentTarget.select()}
+        onFocus={(event) => kept && !dropped && event.currentTarget.select()}
         onChange={(event) => onChange(replaceMask(value, event.currentTarget.value))}
       />
     );
@@ -121,8 +136,8 @@ function ParameterField({
 /**
  * Creates an addon of a provider, or changes one: its fields are the provider's parameter
  * definitions (required ones marked, sensitive ones hidden and kept as the service's mask
- * until something new is typed), the events it sends, and the projects and environments it
- * is limited to.
+ * until something new is typed or the destination changes), the events it sends, and the
+ * projects and environments it is limited to.
  */
 export function AddonForm({
   provider,
@@ -138,7 +153,8 @@ export function AddonForm({
   const environments = useEnvironments();
   const [description, setDescription] = useState(addon?.description ?? "");
   const [enabled, setEnabled] = useState(addon?.enabled ?? true);
-  const [values, setValues] = useState<ParameterValues>(() => initialParameters(provider, addon));
+  const [stored] = useState<ParameterValues>(() => initialParameters(provider, addon));
+  const [values, setValues] = useState<ParameterValues>(stored);
   const [events, setEvents] = useState<string[]>(addon?.events ?? []);
   const [projectIds, setProjectIds] = useState<string[]>(addon?.projects.filter((p) => p !== "*") ?? []);
   const [environmentNames, setEnvironmentNames] = useState<string[]>(
@@ -146,7 +162,11 @@ export function AddonForm({
   );
   const [tried, setTried] = useState(false);
 
-  const problems = parameterProblems(provider, values);
+  const moved = addon !== undefined && destinationChanged(provider, stored, values);
+  const secretsStored = provider.parameters.some(
+    (definition) => !isDestination(definition) && keepsStored(definition, stored[definition.name] ?? ""),
+  );
+  const problems = parameterProblems(provider, values, moved);
   const eventsProblem = events.length === 0 ? "Choose at least one event to send." : undefined;
   const save = useMutation({
     meta: { quiet: true },
@@ -155,7 +175,7 @@ export function AddonForm({
         provider: provider.name,
         enabled,
         description: description.trim() || null,
-        parameters: parametersToSend(provider, values),
+        parameters: parametersToSend(provider, values, moved),
         events,
         projects: projectIds,
         environments: environmentNames,
@@ -208,6 +228,8 @@ export function AddonForm({
                 definition={definition}
                 value={values[definition.name] ?? ""}
                 stored={addon?.parameters[definition.name] !== undefined}
+                secretsStored={secretsStored}
+                moved={moved}
                 error={
                   (tried ? problems[definition.name] : undefined) ?? serviceSaid(save.error, definition.name)
                 }

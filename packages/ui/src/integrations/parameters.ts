@@ -19,6 +19,20 @@ export function initialParameters(provider: Provider, addon?: Addon): ParameterV
 export const keepsStored = (definition: ParameterDefinition, value: string) =>
   definition.sensitive && value === MASK;
 
+/** The parameters that say where an addon sends, as the service counts them: its URL. */
+export const isDestination = (definition: ParameterDefinition) => definition.type === "url";
+
+/**
+ * Whether the values send somewhere else than the stored addon did. The service then keeps no
+ * stored secret: a mask stands for nothing, and what is needed must be typed again.
+ */
+export const destinationChanged = (provider: Provider, stored: ParameterValues, values: ParameterValues) =>
+  provider.parameters.some(
+    (definition) =>
+      isDestination(definition) &&
+      (values[definition.name] ?? "").trim() !== (stored[definition.name] ?? "").trim(),
+  );
+
 const isHttpUrl = (value: string) => {
   try {
     const url = new URL(value);
@@ -45,11 +59,19 @@ const isHeaderObject = (value: string) => {
 /**
  * What is wrong with one parameter before it is sent, as the service would refuse it: a
  * required one left empty, a URL that is not http(s), headers that are not a JSON object of
- * strings. A kept mask is the stored value, which the service checked when it was saved.
+ * strings. A kept mask is the stored value, which the service checked when it was saved,
+ * unless the destination changed (`moved`): then it stands for nothing.
  */
-export function parameterProblem(definition: ParameterDefinition, raw: string): string | undefined {
+export function parameterProblem(
+  definition: ParameterDefinition,
+  raw: string,
+  moved = false,
+): string | undefined {
   const value = raw.trim();
-  if (keepsStored(definition, raw)) return undefined;
+  if (keepsStored(definition, raw))
+    return moved && definition.required
+      ? `${definition.displayName} must be entered again: the destination changed.`
+      : undefined;
   if (value === "") return definition.required ? `${definition.displayName} is required.` : undefined;
   if (definition.type === "url" && !isHttpUrl(value))
     return `${definition.displayName} must be an http:// or https:// URL.`;
@@ -58,10 +80,14 @@ export function parameterProblem(definition: ParameterDefinition, raw: string): 
   return undefined;
 }
 
-export function parameterProblems(provider: Provider, values: ParameterValues): Record<string, string> {
+export function parameterProblems(
+  provider: Provider,
+  values: ParameterValues,
+  moved = false,
+): Record<string, string> {
   return Object.fromEntries(
     provider.parameters.flatMap((definition) => {
-      const problem = parameterProblem(definition, values[definition.name] ?? "");
+      const problem = parameterProblem(definition, values[definition.name] ?? "", moved);
       return problem ? [[definition.name, problem]] : [];
     }),
   );
@@ -69,14 +95,19 @@ export function parameterProblems(provider: Provider, values: ParameterValues): 
 
 /**
  * The parameters as the service takes them: every one the provider defines, trimmed, the
- * mask sent back as it is for a stored sensitive value, and empty ones left out (which
- * clears them).
+ * mask sent back as it is for a stored sensitive value (unless the destination changed, which
+ * drops it), and empty ones left out (which clears them).
  */
-export function parametersToSend(provider: Provider, values: ParameterValues): Record<string, string> {
+export function parametersToSend(
+  provider: Provider,
+  values: ParameterValues,
+  moved = false,
+): Record<string, string> {
   return Object.fromEntries(
     provider.parameters.flatMap((definition) => {
       const raw = values[definition.name] ?? "";
-      const value = keepsStored(definition, raw) || definition.type === "textfield" ? raw : raw.trim();
+      if (keepsStored(definition, raw)) return moved ? [] : [[definition.name, raw]];
+      const value = definition.type === "textfield" ? raw : raw.trim();
       return value.trim() === "" ? [] : [[definition.name, value]];
     }),
   );

@@ -60,6 +60,7 @@ function SsoForm({ settings, rootRoles }: { settings: Settings; rootRoles: reado
   // The service shows a stored secret masked; sending the mask back keeps it, so only a typed one is sent.
   const [secret, setSecret] = useState(settings.secret);
   const [autoCreate, setAutoCreate] = useState(settings.autoCreate);
+  const [assumeEmailVerified, setAssumeEmailVerified] = useState(settings.assumeEmailVerified);
   const initialRole =
     settings.defaultRootRoleId ?? rootRoles.find((role) => role.name === settings.defaultRootRole)?.id;
   const [defaultRootRoleId, setDefaultRootRoleId] = useState(
@@ -81,6 +82,7 @@ function SsoForm({ settings, rootRoles }: { settings: Settings; rootRoles: reado
             clientId,
             ...(secret === settings.secret ? {} : { secret }),
             autoCreate,
+            assumeEmailVerified,
             emailDomains,
             acrValues,
             idTokenSigningAlgorithm: algorithm,
@@ -160,6 +162,12 @@ function SsoForm({ settings, rootRoles }: { settings: Settings; rootRoles: reado
               description="Otherwise only people who already have a user here can sign in."
               checked={autoCreate}
               onChange={(event) => setAutoCreate(event.currentTarget.checked)}
+            />
+            <Switch
+              label="Trust emails the provider does not mark as verified"
+              description="Only when your provider verifies every address but sends no email_verified claim: otherwise anyone who registers an address there could sign in as the person who has it here."
+              checked={assumeEmailVerified}
+              onChange={(event) => setAssumeEmailVerified(event.currentTarget.checked)}
             />
             <Select
               label="Default root role"

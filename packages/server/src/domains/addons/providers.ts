@@ -6,12 +6,8 @@ import type { OutboundRequest } from "./outbound.js";
 import type { ParameterDefinition, ProviderDefinition } from "./schemas.js";
 import { renderTemplate } from "./template.js";
 
-type Tag = { type: string; value: string };
-
 /** What a provider may ask about while it turns an event into requests. */
 export interface DeliveryContext {
-  /** The event's tags and its flag's tags as they are now. */
-  tagsOf(event: StoredEvent): Promise<Tag[]>;
   /** The Slack Web API's base URL. */
   slackApiUrl: string;
 }
@@ -160,8 +156,80 @@ const webhook: Provider = {
 
 const SLACK_TAG = {
   name: "slack",
-  description: "Slack channels the Slack App posts a flag's events to.",
+  description: "Slack channels a flag's events are posted to.",
   icon: "S",
+};
+
+/** A flag's slack tags: the channels its events go to. */
+const slackChannels = (event: StoredEvent) =>
+  event.tags.filter((tag) => tag.type === "slack").map((tag) => tag.value);
+
+/** What Slack shows of an event: its sentence, cut where Slack would. */
+const slackText = (event: StoredEvent) => describeEvent(event, slackBold).slice(0, 3000);
+
+/**
+ * Slack's incoming webhooks, which the spec counts among the default providers and the
+ * reference keeps for addons made before its Slack App (it refuses new ones; here they may
+ * still be made). The message is the reference's, less its button to the flag: this service
+ * does not know the address its users reach it at.
+ */
+const slack: Provider = {
+  definition: {
+    name: "slack",
+    displayName: "Slack (incoming webhook)",
+    description:
+      "Posts events to Slack through an incoming webhook: to the channels a flag names in its slack tags, else to the default channel. Deprecated: the Slack App is preferred.",
+    documentationUrl: "https://docs.getunleash.io/reference/integrations/slack",
+    parameters: [
+      parameter("url", "Slack webhook URL", "url", { required: true, sensitive: true }),
+      parameter("username", "Username", "text", {
+        description: 'The name the messages are posted under; "Signalbox" when empty.',
+        placeholder: "Signalbox",
+      }),
+      parameter("emojiIcon", "Emoji icon", "text", {
+        description: "The emoji the messages are posted with (:rocket:); the webhook's own icon when empty.",
+        placeholder: ":rocket:",
+      }),
+      parameter("defaultChannel", "Default channel", "text", {
+        description: "The channel events go to when their flag has no slack tags.",
+        required: true,
+      }),
+      customHeaders,
+    ],
+    events: [
+      "feature-created",
+      "feature-archived",
+      "feature-revived",
+      "feature-stale-on",
+      "feature-stale-off",
+      "feature-environment-enabled",
+      "feature-environment-disabled",
+      "feature-strategy-remove",
+      "feature-strategy-update",
+      "feature-strategy-add",
+      "feature-metadata-updated",
+      "feature-variants-updated",
+      "feature-project-change",
+      "feature-potentially-stale-on",
+    ],
+    tagTypes: [SLACK_TAG],
+  },
+  async requests(event, parameters) {
+    const tagged = slackChannels(event);
+    const channels = tagged.length > 0 ? [...new Set(tagged)] : [text(parameters.defaultChannel)];
+    const emoji = text(parameters.emojiIcon);
+    return channels.map((channel) => ({
+      url: text(parameters.url),
+      target: channel,
+      headers: { ...parseHeaders(parameters.customHeaders), "content-type": "application/json" },
+      body: JSON.stringify({
+        username: text(parameters.username) || "Signalbox",
+        ...(emoji ? { icon_emoji: emoji } : {}),
+        text: slackText(event),
+        channel: `#${channel}`,
+      }),
+    }));
+  },
 };
 
 const slackApp: Provider = {
@@ -186,9 +254,7 @@ const slackApp: Provider = {
     tagTypes: [SLACK_TAG],
   },
   async requests(event, parameters, context) {
-    const tagged = (await context.tagsOf(event))
-      .filter((tag) => tag.type === "slack")
-      .map((tag) => tag.value);
+    const tagged = slackChannels(event);
     const defaults = text(parameters.defaultChannels)
       .split(",")
       .map((channel) => channel.trim())
@@ -197,7 +263,7 @@ const slackApp: Provider = {
     if (channels.length === 0) {
       return { nowhere: "No Slack channel: set default channels, or tag the flag with slack tags." };
     }
-    const message = describeEvent(event, slackBold).slice(0, 3000);
+    const message = slackText(event);
     return channels.map((channel) => ({
       url: `${context.slackApiUrl.replace(/\/$/, "")}/chat.postMessage`,
       target: channel,
@@ -381,10 +447,10 @@ const datadog: Provider = {
     events: FLAG_EVENTS,
     tagTypes: [DATADOG_TAG],
   },
-  async requests(event, parameters, context) {
+  async requests(event, parameters) {
     const template = text(parameters.bodyTemplate);
     const message = template ? renderTemplate(template, event, false) : describeEvent(event, markdownBold);
-    const tags = [...new Set((await context.tagsOf(event)).map((tag) => `${tag.type}:${tag.value}`))];
+    const tags = [...new Set(event.tags.map((tag) => `${tag.type}:${tag.value}`))];
     const sourceTypeName = text(parameters.sourceTypeName);
     return [
       {
@@ -407,7 +473,7 @@ const datadog: Provider = {
 
 /** The providers this service delivers to, by name. */
 export const PROVIDERS: ReadonlyMap<string, Provider> = new Map(
-  [webhook, slackApp, teams, teamsWorkflow, datadog, newRelic].map((provider) => [
+  [webhook, slack, slackApp, teams, teamsWorkflow, datadog, newRelic].map((provider) => [
     provider.definition.name,
     provider,
   ]),

@@ -57,7 +57,9 @@ export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = 
         summary: "Change an addon (endpoint 3)",
         description:
           "Fields sent replace the stored ones, fields absent are left as they are, null empties a list " +
-          '(a null description stores ""). A sensitive parameter sent as ***** keeps its stored value.',
+          '(a null description stores ""). A sensitive parameter sent as ***** keeps its stored value while ' +
+          "the addon sends where it did; a changed destination (a URL parameter, or the provider) drops " +
+          "every stored sensitive parameter not sent again in clear.",
         params: AddonId,
         body: AddonInput,
         response: { 200: Addon },

@@ -1,5 +1,6 @@
-import { invalidField, notFound, validationError } from "@signalbox/protocol";
+import { invalidField, noAccess, notFound, validationError } from "@signalbox/protocol";
 import { type Actor, actorName, actorUserId } from "../../access/actor.js";
+import { hiddenProjects } from "../../access/can.js";
 import type { IntegrationSettings } from "../../config.js";
 import type { Db } from "../../db/connection.js";
 import type { AddonParameters } from "../../db/schema.js";
@@ -8,12 +9,18 @@ import { EVENT_TYPES } from "../events/catalogue.js";
 import { resource } from "../events/resource.js";
 import type { StoredEvent } from "../events/schemas.js";
 import type { Change, EventService } from "../events/service.js";
-import type { FeatureTagService } from "../features/tags/service.js";
+import type { ProjectService } from "../projects/service.js";
 import type { TagTypeService } from "../tag-types/service.js";
 import { AddonDelivery, consumerName } from "./delivery.js";
 import { Outbound, RefusedDestination } from "./outbound.js";
 import { PROVIDERS, type Provider } from "./providers.js";
-import type { AddonInput, AddonView, IntegrationEventView, ProviderDefinition } from "./schemas.js";
+import type {
+  AddonInput,
+  AddonView,
+  IntegrationEventView,
+  ParameterDefinition,
+  ProviderDefinition,
+} from "./schemas.js";
 import {
   type AddonFields,
   type AddonRow,
@@ -26,10 +33,13 @@ import { templateProblem } from "./template.js";
 /** The flag a test send is about; no flag needs to exist by that name. */
 export const TEST_FLAG = "signalbox-test-event";
 
-/** What a sensitive parameter reads as; sent back unchanged, it keeps the stored value. */
+/** What a sensitive parameter reads as; sent back unchanged, it keeps the stored value while the destination stays. */
 export const MASK = "*****";
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+/** The parameters that say where an addon sends: its URL (a fixed address, as the Slack App's, is no parameter). */
+const isDestination = (definition: ParameterDefinition) => definition.type === "url";
 
 const eventData = (row: AddonRow): AddonEventData => ({
   id: row.id,
@@ -70,7 +80,7 @@ export class AddonService {
     private readonly events: EventService,
     private readonly links: {
       tagTypes: Pick<TagTypeService, "exists" | "create">;
-      featureTags: Pick<FeatureTagService, "ofFlags">;
+      projects: Pick<ProjectService, "missing">;
     },
     settings: IntegrationSettings,
   ) {
@@ -79,7 +89,7 @@ export class AddonService {
       db,
       events.outbox,
       this.outbound,
-      { tagsOf: (event) => this.tagsOf(event), slackApiUrl: settings.slackApiUrl },
+      { slackApiUrl: settings.slackApiUrl },
       settings,
     );
   }
@@ -107,20 +117,23 @@ export class AddonService {
       .catch((error) => this.log?.error({ err: error }, "addons: could not match deliveries to the addons"));
   }
 
-  async list(_actor: Actor): Promise<{ addons: AddonView[]; providers: ProviderDefinition[] }> {
-    const rows = await addonStore.list(this.db);
+  /** Addons that name a private project the actor may not see are left out, with the project. */
+  async list(actor: Actor): Promise<{ addons: AddonView[]; providers: ProviderDefinition[] }> {
+    const hidden = new Set(hiddenProjects(actor));
+    const rows = (await addonStore.list(this.db)).filter((row) => !row.projects.some((p) => hidden.has(p)));
     return {
       addons: rows.map(view),
       providers: [...PROVIDERS.values()].map((provider) => provider.definition),
     };
   }
 
-  async get(_actor: Actor, id: number): Promise<AddonView> {
-    return view(await this.require(this.db, id));
+  async get(actor: Actor, id: number): Promise<AddonView> {
+    return view(await this.visible(this.db, actor, id));
   }
 
   async create(actor: Actor, input: AddonInput): Promise<AddonView> {
     const fields = await this.fields(input);
+    await this.requireScope(this.db, actor, fields.projects);
     const created = await this.events.change(actor, async (change) => {
       await this.ensureTagTypes(change, providerOf(fields.provider));
       const row = await addons.create(change, () => addonStore.insert(change.db, fields));
@@ -133,8 +146,9 @@ export class AddonService {
 
   /** Endpoint 3: the fields sent replace the stored ones; those absent stay; null empties. */
   async update(actor: Actor, id: number, input: AddonInput): Promise<AddonView> {
-    const before = await this.require(this.db, id);
+    const before = await this.changeable(this.db, actor, id);
     const fields = await this.fields(input, before);
+    await this.requireScope(this.db, actor, fields.projects);
     await this.events.change(actor, async (change) => {
       await this.ensureTagTypes(change, providerOf(fields.provider));
       await addons.update(change, id, () => addonStore.update(change.db, id, fields));
@@ -150,19 +164,21 @@ export class AddonService {
   async remove(actor: Actor, id: number): Promise<void> {
     await this.events.change(actor, async (change) => {
       if (!(await addonStore.byId(change.db, id))) return;
+      await this.changeable(change.db, actor, id);
       await addons.remove(change, id, () => addonStore.remove(change.db, id));
       await this.events.outbox.forget(change.db, consumerName(id));
     });
     await this.resync();
   }
 
+  /** What the addon delivered, less the events of private projects the actor may not see. */
   async deliveries(
-    _actor: Actor,
+    actor: Actor,
     id: number,
     page: { limit: number; offset: number },
   ): Promise<IntegrationEventView[]> {
-    await this.require(this.db, id);
-    const rows = await integrationEventStore.list(this.db, id, page.limit, page.offset);
+    await this.visible(this.db, actor, id);
+    const rows = await integrationEventStore.list(this.db, id, { ...page, hidden: hiddenProjects(actor) });
     return rows.map(deliveryView);
   }
 
@@ -172,7 +188,7 @@ export class AddonService {
    * and never enters the event log, so nothing else (other addons, the outbox) sees it.
    */
   async test(actor: Actor, id: number): Promise<IntegrationEventView> {
-    const addon = await this.require(this.db, id);
+    const addon = await this.changeable(this.db, actor, id);
     const event: StoredEvent = {
       id: 0,
       type: (addon.events[0] ?? "feature-created") as EventType,
@@ -196,6 +212,44 @@ export class AddonService {
     const row = await addonStore.byId(db, id);
     if (!row) throw notFound("Could not find addon");
     return row;
+  }
+
+  /** An addon naming a private project the actor may not see does not exist for them. */
+  private async visible(db: Db, actor: Actor, id: number): Promise<AddonRow> {
+    const row = await this.require(db, id);
+    const hidden = new Set(hiddenProjects(actor));
+    if (row.projects.some((project) => hidden.has(project))) throw notFound("Could not find addon");
+    return row;
+  }
+
+  /** An addon the actor may change: one whose events they may all read, wherever it sends them. */
+  private async changeable(db: Db, actor: Actor, id: number): Promise<AddonRow> {
+    const row = await this.visible(db, actor, id);
+    await this.requireScope(db, actor, row.projects);
+    return row;
+  }
+
+  /**
+   * An addon delivers its projects' events to wherever it points: who sets it up must see
+   * them all. A project they may not see is answered as one that does not exist; every
+   * project (none named) takes someone who sees every project.
+   */
+  private async requireScope(db: Db, actor: Actor, projects: readonly string[]): Promise<void> {
+    const hidden = new Set(hiddenProjects(actor));
+    const named = projects.filter((project) => project !== "*");
+    const missing = new Set(await this.links.projects.missing(db, named));
+    projects.forEach((project, index) => {
+      if (missing.has(project) || hidden.has(project)) {
+        throw invalidField(`projects.${index}`, `Project ${project} does not exist`);
+      }
+    });
+    if (named.length < projects.length || projects.length === 0) {
+      if (hidden.size > 0) {
+        throw noAccess(
+          "An addon for every project delivers the events of projects you cannot see: name the projects it is for.",
+        );
+      }
+    }
   }
 
   /** The row an input makes, over what is stored when it updates; every refusal is a 400 before anything is written. */
@@ -237,22 +291,42 @@ export class AddonService {
           `parameters.${name} must be a string, a number or a boolean`,
         );
     }
+    const definitions = provider.definition.parameters;
+    const stored = before?.provider === provider.definition.name ? before.parameters : undefined;
+    // A mask sent back stands for the stored value, but only while the addon sends where it
+    // did: a secret meant for one destination is never handed to another.
+    const resolved = (definition: ParameterDefinition, keep: AddonParameters | undefined) => {
+      const value = sent[definition.name];
+      const unmasked = definition.sensitive && value === MASK ? keep?.[definition.name] : value;
+      return unmasked === "" ? undefined : unmasked;
+    };
+    const moved =
+      stored !== undefined &&
+      definitions.some(
+        (definition) => isDestination(definition) && resolved(definition, stored) !== stored[definition.name],
+      );
+    const keep = moved ? undefined : stored;
     const kept: AddonParameters = {};
-    // Only what the provider defines is kept; a mask sent back stands for the stored value.
-    for (const definition of provider.definition.parameters) {
-      let value = sent[definition.name];
-      if (definition.sensitive && value === MASK) {
-        value =
-          before?.provider === provider.definition.name ? before.parameters[definition.name] : undefined;
-      }
-      if (value !== undefined && value !== "") kept[definition.name] = value;
+    // Only what the provider defines is kept.
+    for (const definition of definitions) {
+      const value = resolved(definition, keep);
+      if (value !== undefined) kept[definition.name] = value;
     }
-    const missing = provider.definition.parameters
-      .filter((definition) => definition.required && kept[definition.name] === undefined)
-      .map((definition) => definition.name);
-    if (missing.length > 0) throw validationError(`Missing required parameters: ${missing.join(",")}`);
+    const missing = definitions.filter(
+      (definition) => definition.required && kept[definition.name] === undefined,
+    );
+    if (missing.length > 0) {
+      const names = missing.map((definition) => definition.name);
+      const dropped = moved ? names.filter((name) => sent[name] === MASK) : [];
+      if (dropped.length === 0) throw validationError(`Missing required parameters: ${names.join(",")}`);
+      const again = `must be sent again: the addon sends somewhere else now, and a stored secret never follows it there`;
+      throw validationError(
+        `Missing required parameters: ${names.join(",")}. ${dropped.join(", ")} ${again}.`,
+        dropped.map((name) => ({ path: `parameters.${name}`, message: `parameters.${name} ${again}` })),
+      );
+    }
 
-    for (const definition of provider.definition.parameters) {
+    for (const definition of definitions) {
       const value = kept[definition.name];
       if (value === undefined) continue;
       const path = `parameters.${definition.name}`;
@@ -281,13 +355,6 @@ export class AddonService {
       if (!(await this.links.tagTypes.exists(change.db, tagType.name)))
         await this.links.tagTypes.create(change.actor, tagType);
     }
-  }
-
-  private async tagsOf(event: StoredEvent): Promise<{ type: string; value: string }[]> {
-    const own = event.tags.map(({ type, value }) => ({ type, value }));
-    if (!event.featureName) return own;
-    const current = await this.links.featureTags.ofFlags(this.db, [event.featureName]);
-    return [...own, ...current.map(({ type, value }) => ({ type, value }))];
   }
 }
 

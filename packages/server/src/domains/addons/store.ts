@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.js";
 import type { AddonTable, IntegrationEventTable } from "../../db/schema.js";
+import { namesAnyOf } from "../events/hidden.js";
 
 export type AddonRow = Selectable<AddonTable>;
 export type IntegrationEventRow = Omit<Selectable<IntegrationEventTable>, "id"> & { id: string };
@@ -96,14 +97,29 @@ export const integrationEventStore = {
       .where("integration_events.id", "=", id)
       .executeTakeFirst(),
 
-  /** Newest first; ids as text, being bigints. */
-  list: (db: Db, integrationId: number, limit: number, offset: number): Promise<IntegrationEventRow[]> =>
+  /**
+   * Newest first; ids as text, being bigints. A delivery of an event that names a `hidden`
+   * project is left out, as the event log leaves the event out.
+   */
+  list: (
+    db: Db,
+    integrationId: number,
+    page: { limit: number; offset: number; hidden: readonly string[] },
+  ): Promise<IntegrationEventRow[]> =>
     db
       .selectFrom("integration_events")
       .select(COLUMNS)
       .where("integration_id", "=", integrationId)
+      .$if(page.hidden.length > 0, (select) =>
+        select.where(
+          sql<boolean>`not exists (
+            select from events
+            where events.id = (integration_events.event ->> 'id')::bigint and ${namesAnyOf(page.hidden)}
+          )`,
+        ),
+      )
       .orderBy("integration_events.id", "desc")
-      .limit(limit)
-      .offset(offset)
+      .limit(page.limit)
+      .offset(page.offset)
       .execute(),
 };

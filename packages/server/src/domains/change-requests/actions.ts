@@ -1,13 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
-import { notFound } from "@signalbox/protocol";
+import { invalidField, noAccess, notFound } from "@signalbox/protocol";
 import { type Static, type TSchema, Type } from "typebox";
 import { Value } from "typebox/value";
 import type { Actor } from "../../access/actor.js";
+import { canSee } from "../../access/can.js";
 import type { Permission } from "../../access/permissions.js";
 import type { Db } from "../../db/connection.js";
 import { conform } from "../../shared/conform.js";
 import { Dependency } from "../features/dependencies/schemas.js";
-import type { DependencyService } from "../features/dependencies/service.js";
+import { type DependencyService, missingParent } from "../features/dependencies/service.js";
 import type { FlagService } from "../features/flags/service.js";
 import { SortOrder, Strategy, type StrategyView } from "../features/strategies/schemas.js";
 import type { StrategyService } from "../features/strategies/service.js";
@@ -22,8 +23,8 @@ export interface Targets {
   flags: Pick<FlagService, "find" | "locate" | "setEnabled" | "archive" | "variantsOf">;
   strategies: Pick<StrategyService, "ofFlags" | "add" | "update" | "remove" | "reorder">;
   variants: Pick<VariantService, "set">;
-  dependencies: Pick<DependencyService, "add" | "remove">;
-  segments: Pick<SegmentService, "find" | "update" | "remove">;
+  dependencies: Pick<DependencyService, "add" | "remove" | "parentsOf">;
+  segments: Pick<SegmentService, "find" | "update" | "remove" | "requireUsable">;
 }
 
 /** Where a change applies: a project's environment, and the flag of a flag change. */
@@ -45,6 +46,19 @@ interface Spec {
    * (switching a flag on, then off, leaves "off"). None: every change is its own.
    */
   key?(payload: never): string;
+  /**
+   * Checks, for the author, the objects the payload names besides the flag: one they may
+   * not see is answered as absent, and one outside the request's project is refused, since
+   * the request's reviewers approve changes to their own project only.
+   */
+  check?(targets: Targets, db: Db, actor: Actor, place: Place, payload: never): Promise<void>;
+  /**
+   * What the change refers to besides its target, by name, as it is now: kept when the
+   * change is drafted and compared when it is applied, so that what was reviewed is what
+   * is applied. Segment edits cannot reach a gated environment before review, but a
+   * segment that only a draft uses yet can be edited directly.
+   */
+  refs?(targets: Targets, db: Db, place: Place, payload: never): Promise<Refs>;
   /** The target as it is now, kept with the change to find conflicts against later. */
   snapshot?(targets: Targets, db: Db, place: Place, payload: never): Promise<unknown>;
   /** Why the change no longer fits its target, if it does not. */
@@ -106,6 +120,57 @@ async function segmentConflict(targets: Targets, db: Db, id: number, snapshot: u
   return undefined;
 }
 
+/** What a change refers to, each entry under a name a person can read in a conflict. */
+export type Refs = Record<string, unknown>;
+
+async function segmentRefs(targets: Targets, db: Db, ids: readonly number[] = []): Promise<Refs> {
+  const refs: Refs = {};
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    refs[`segment ${id}`] = (await segmentState(targets, db, id)) ?? null;
+  }
+  return refs;
+}
+
+/** What switching a flag on serves: its strategies there, in order, their segments, variants and parents. */
+async function servedRefs(targets: Targets, db: Db, place: Place): Promise<Refs> {
+  const strategies = (await targets.strategies.ofFlags(db, [place.feature!]))
+    .filter((entry) => entry.environment === place.environment)
+    .map(({ strategy: { featureName: _flag, ...strategy } }) => strategy);
+  return {
+    strategies,
+    ...(await segmentRefs(
+      targets,
+      db,
+      strategies.flatMap((strategy) => strategy.segments ?? []),
+    )),
+    variants: await variantsNow(targets, db, place),
+    parents: await targets.dependencies.parentsOf(db, [place.feature!]),
+  };
+}
+
+/** The names of the refs that differ between then and now. */
+export function changedRefs(then: Refs, now: Refs): string[] {
+  return [...new Set([...Object.keys(then), ...Object.keys(now)])].filter(
+    (name) => !isDeepStrictEqual(then[name], now[name]),
+  );
+}
+
+async function usableSegments(targets: Targets, db: Db, actor: Actor, place: Place, ids?: number[]) {
+  await targets.segments.requireUsable(db, actor, place.project, [...new Set(ids ?? [])]);
+}
+
+/** A segment change in a request must be to a segment of the request's own project. */
+async function ownSegment(targets: Targets, db: Db, actor: Actor, place: Place, id: number) {
+  const segment = await targets.segments.find(db, id);
+  if (!segment || (segment.project !== null && !canSee(actor, segment.project))) throw missingSegment(id);
+  if (segment.project !== place.project) {
+    const owner = segment.project === null ? "is global" : `belongs to project ${segment.project}`;
+    throw noAccess(
+      `Segment ${segment.name} (${id}) ${owner}: a change request of project ${place.project} can change only that project's segments.`,
+    );
+  }
+}
+
 const StrategyWithId = Type.Object({ ...Strategy.properties, id: Type.String({ minLength: 1 }) });
 const StrategyRef = Type.Object({
   id: Type.String({ minLength: 1 }),
@@ -127,6 +192,9 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     }),
     permission: "UPDATE_FEATURE_ENVIRONMENT",
     key: () => "",
+    // Switching off serves nothing, whatever the strategies have become.
+    refs: async (targets, db, place, payload: { enabled: boolean }) =>
+      payload.enabled ? servedRefs(targets, db, place) : {},
     apply: (
       targets,
       actor,
@@ -143,6 +211,10 @@ export const ACTION_SPECS: Record<Action, Spec> = {
   addStrategy: {
     schema: Strategy,
     permission: "CREATE_FEATURE_STRATEGY",
+    check: (targets, db, actor, place, payload: Static<typeof Strategy>) =>
+      usableSegments(targets, db, actor, place, payload.segments),
+    refs: (targets, db, _place, payload: Static<typeof Strategy>) =>
+      segmentRefs(targets, db, payload.segments),
     apply: (targets, actor, place, payload: Static<typeof Strategy>) =>
       targets.strategies.add(actor, flagPlace(place), payload),
   },
@@ -150,6 +222,9 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     schema: StrategyWithId,
     permission: "UPDATE_FEATURE_STRATEGY",
     key: (payload: StrategyEdit) => payload.id,
+    check: (targets, db, actor, place, payload: StrategyEdit) =>
+      usableSegments(targets, db, actor, place, payload.segments),
+    refs: (targets, db, _place, payload: StrategyEdit) => segmentRefs(targets, db, payload.segments),
     snapshot: async (targets, db, place, payload: StrategyEdit) => {
       const now = await strategyNow(targets, db, place, payload.id);
       if (!now) throw missingStrategy(payload.id, place);
@@ -212,6 +287,12 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     schema: Dependency,
     permission: "UPDATE_FEATURE_DEPENDENCY",
     key: (payload: { feature: string }) => payload.feature,
+    check: async (targets, db, actor, place, payload: { feature: string }) => {
+      const parent = await targets.flags.find(db, payload.feature);
+      if (!parent || parent.archived || parent.project !== place.project || !canSee(actor, parent.project)) {
+        throw missingParent(place.project, payload.feature);
+      }
+    },
     apply: (targets, actor, place, payload: Static<typeof Dependency>) =>
       targets.dependencies.add(actor, place.project, place.feature!, payload),
   },
@@ -227,6 +308,15 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     permission: ["UPDATE_SEGMENT", "UPDATE_PROJECT_SEGMENT"],
     segment: true,
     key: (payload: SegmentEdit) => String(payload.id),
+    check: async (targets, db, actor, place, payload: SegmentEdit) => {
+      await ownSegment(targets, db, actor, place, payload.id);
+      if (payload.project !== place.project) {
+        throw invalidField(
+          "project",
+          `A change request of project ${place.project} cannot move the segment out of it.`,
+        );
+      }
+    },
     snapshot: async (targets, db, _place, payload: SegmentEdit) => {
       const now = await segmentState(targets, db, payload.id);
       if (!now) throw missingSegment(payload.id);
@@ -242,6 +332,8 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     permission: ["DELETE_SEGMENT", "UPDATE_PROJECT_SEGMENT"],
     segment: true,
     key: (payload: { id: number }) => String(payload.id),
+    check: (targets, db, actor, place, payload: { id: number }) =>
+      ownSegment(targets, db, actor, place, payload.id),
     snapshot: async (targets, db, _place, payload: { id: number }) => {
       const now = await segmentState(targets, db, payload.id);
       if (!now) throw missingSegment(payload.id);

@@ -6,7 +6,7 @@ import type { EnvironmentService } from "../environments/service.js";
 import type { Change, EventService } from "../events/service.js";
 import type { ProjectService } from "../projects/service.js";
 import type { UserService } from "../users/service.js";
-import { ACTION_SPECS, checkedPayload, type Place, type Targets } from "./actions.js";
+import { ACTION_SPECS, changedRefs, checkedPayload, type Place, type Refs, type Targets } from "./actions.js";
 import {
   type Action,
   type AvailableReviewersView,
@@ -24,7 +24,6 @@ import {
 import { type ChangeRow, type RequestRow, type ScheduleRow, changeRequestStore as store } from "./store.js";
 import { type Conflicts, requestTitle, requestView, summaryView } from "./view.js";
 
-const refused = (message: string) => new ApiError("InvalidOperationError", message);
 const isAdmin = (actor: UserActor) => actor.grants.root.has("ADMIN");
 
 /** Change requests are written and reviewed by people; API tokens have no one to name. */
@@ -215,7 +214,7 @@ export class ChangeRequestService {
     await this.requireEnvironment(change.db, user, project, environment);
     const minApprovals = await store.setting(change.db, project, environment);
     if (minApprovals === undefined) {
-      throw refused(`Environment ${environment} of project ${project} does not use change requests.`);
+      throw noAccess(`Environment ${environment} of project ${project} does not use change requests.`);
     }
     const prepared = [];
     for (const input of inputs)
@@ -267,9 +266,15 @@ export class ChangeRequestService {
       const request = await this.editable(change.db, user, project, id);
       const current = (await store.changes(change.db, [id])).find((row) => row.id === changeId);
       if (!current) throw notFound(`Change request ${id} has no change ${changeId}`);
+      // A change keeps what it was drafted as: a new action or flag is a new change.
+      if (input.action !== current.action || (input.feature ?? current.feature) !== current.feature) {
+        throw validationError(
+          `Change ${changeId} is ${current.action}${current.feature ? ` on ${current.feature}` : ""}: an edit may change its payload only. Discard it and add a new change instead.`,
+        );
+      }
       const next = await this.prepare(change.db, user, project, request.environment, {
-        feature: input.feature === undefined ? current.feature : input.feature,
-        action: input.action,
+        feature: current.feature ?? undefined,
+        action: current.action as Action,
         payload: input.payload,
       });
       await store.replaceChange(change.db, changeId, next);
@@ -305,7 +310,7 @@ export class ChangeRequestService {
     const user = person(actor);
     await this.events.change(actor, async (change) => {
       const request = await this.locked(change.db, actor, project, id);
-      if (request.created_by !== user.userId) throw refused("Only its author can discard a draft.");
+      if (request.created_by !== user.userId) throw noAccess("Only its author can discard a draft.");
       if (request.state !== "Draft") {
         throw conflict(
           `Only a draft can be discarded; change request ${id} is ${request.state}: cancel it instead.`,
@@ -355,7 +360,7 @@ export class ChangeRequestService {
       if (input.comment) await store.comment(change.db, id, input.comment, user.userId);
       switch (input.state) {
         case "Draft":
-          throw refused("A request cannot go back to draft: edit it while it is in review instead.");
+          throw noAccess("A request cannot go back to draft: edit it while it is in review instead.");
         case "In review":
           return this.submit(change, user, request);
         case "Approved":
@@ -374,10 +379,10 @@ export class ChangeRequestService {
   }
 
   private async submit(change: Change, user: UserActor, request: RequestRow): Promise<void> {
-    if (request.created_by !== user.userId) throw refused("Only its author can send a request to review.");
+    if (request.created_by !== user.userId) throw noAccess("Only its author can send a request to review.");
     this.requireState(request, ["Draft"], "sent to review");
     const changes = await store.changes(change.db, [request.id]);
-    if (changes.length === 0) throw refused("A change request without changes cannot be sent to review.");
+    if (changes.length === 0) throw noAccess("A change request without changes cannot be sent to review.");
     await store.update(change.db, request.id, { state: "In review" });
     change.record({
       type: "change-request-sent-to-review",
@@ -450,7 +455,7 @@ export class ChangeRequestService {
           }
         }
       },
-      { reviewed: true },
+      { reviewed: request.project },
     );
     await store.update(change.db, request.id, { state: "Applied" });
     await store.unschedule(change.db, request.id);
@@ -640,9 +645,11 @@ export class ChangeRequestService {
     const targets = this.others.targets();
     if (feature !== null)
       await targets.flags.locate(db, { projectId: project, featureName: feature, environment });
+    await spec.check?.(targets, db, user, place, payload as never);
     const snapshot = await spec.snapshot?.(targets, db, place, payload as never);
+    const refs = await spec.refs?.(targets, db, place, payload as never);
     const key = spec.key ? `${input.action}:${feature ?? ""}:${spec.key(payload as never)}` : undefined;
-    return { feature, action: input.action, payload, snapshot, key };
+    return { feature, action: input.action, payload, snapshot, refs, key };
   }
 
   /** What no longer fits in the request's changes: flags archived or moved, targets changed. */
@@ -663,16 +670,28 @@ export class ChangeRequestService {
         environment: request.environment,
         feature: row.feature,
       };
-      const why = await ACTION_SPECS[row.action as Action].conflict?.(
-        targets,
-        db,
-        place,
-        row.payload as never,
-        row.snapshot,
-      );
+      const spec = ACTION_SPECS[row.action as Action];
+      const why =
+        (await spec.conflict?.(targets, db, place, row.payload as never, row.snapshot)) ??
+        (await this.changedReferences(targets, db, place, row));
       if (why) result.changes.set(row.id, why);
     }
     return result;
+  }
+
+  /** Why a change no longer applies what was reviewed: something it refers to has changed since. */
+  private async changedReferences(
+    targets: Targets,
+    db: Db,
+    place: Place,
+    row: ChangeRow,
+  ): Promise<string | undefined> {
+    const refs = ACTION_SPECS[row.action as Action].refs;
+    // Changes drafted before references were kept have none to compare.
+    if (!refs || row.refs === null) return undefined;
+    const changed = changedRefs(row.refs as Refs, await refs(targets, db, place, row.payload as never));
+    if (changed.length === 0) return undefined;
+    return `What it refers to has changed since it was made (${changed.join(", ")}).`;
   }
 
   /** The request goes back to review when one of its changes is edited after submission. */
@@ -684,7 +703,8 @@ export class ChangeRequestService {
 
   private async editable(db: Db, user: UserActor, project: string, id: number): Promise<RequestRow> {
     const request = await this.locked(db, user, project, id);
-    if (request.created_by !== user.userId) throw refused("Only its author can change what a request holds.");
+    if (request.created_by !== user.userId)
+      throw noAccess("Only its author can change what a request holds.");
     if (request.state === "Scheduled") {
       throw conflict(`Change request ${id} is scheduled and cannot be edited: reject it, or apply it now.`);
     }
@@ -704,14 +724,14 @@ export class ChangeRequestService {
 
   private requireAuthorOrAdmin(user: UserActor, request: RequestRow, what: string): void {
     if (request.created_by !== user.userId && !isAdmin(user))
-      throw refused(`Only its author or an admin can ${what}.`);
+      throw noAccess(`Only its author or an admin can ${what}.`);
   }
 
   /** Someone other than the author (an admin may review their own) holding the approve permission there. */
   private requireReviewer(user: UserActor, request: RequestRow, what: string): void {
     requirePermission(user, "APPROVE_CHANGE_REQUEST", subject(request));
     if (request.created_by === user.userId && !isAdmin(user)) {
-      throw refused(`You cannot ${what} your own change request: someone else must review it.`);
+      throw noAccess(`You cannot ${what} your own change request: someone else must review it.`);
     }
   }
 

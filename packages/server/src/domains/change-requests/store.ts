@@ -186,6 +186,7 @@ export const changeRequestStore = {
       action: string;
       payload: unknown;
       snapshot: unknown;
+      refs: unknown;
       createdBy: number;
     },
   ): Promise<number> {
@@ -197,6 +198,7 @@ export const changeRequestStore = {
         action: values.action,
         payload: json(values.payload),
         snapshot: values.snapshot === undefined ? null : json(values.snapshot),
+        refs: values.refs === undefined ? null : json(values.refs),
         created_by: values.createdBy,
       })
       .returning("id")
@@ -204,12 +206,17 @@ export const changeRequestStore = {
     return row.id;
   },
 
-  async replaceChange(db: Db, id: number, values: { payload: unknown; snapshot: unknown }): Promise<void> {
+  async replaceChange(
+    db: Db,
+    id: number,
+    values: { payload: unknown; snapshot: unknown; refs: unknown },
+  ): Promise<void> {
     await db
       .updateTable("change_request_changes")
       .set({
         payload: json(values.payload),
         snapshot: values.snapshot === undefined ? null : json(values.snapshot),
+        refs: values.refs === undefined ? null : json(values.refs),
       })
       .where("id", "=", id)
       .execute();

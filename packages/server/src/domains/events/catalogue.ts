@@ -1,7 +1,7 @@
 import type { ContextFieldView } from "../context-fields/schemas.js";
 import type { EnvironmentView } from "../environments/schemas.js";
 import type { FeatureView } from "../features/flags/schemas.js";
-import type { StrategyView } from "../features/strategies/schemas.js";
+import type { StrategyInput, StrategyView } from "../features/strategies/schemas.js";
 import type { ProjectSettings } from "../projects/service.js";
 import type { SegmentView } from "../segments/schemas.js";
 import type { StrategyDefinitionView } from "../strategy-definitions/schemas.js";
@@ -237,6 +237,9 @@ interface Variant {
 /**
  * What each event Signalbox emits carries, as the reference fills it. A type of the spec
  * missing here is one no operation emits yet; the compiler refuses to record it.
+ * Data and preData name projects in `project`, `projects`, `oldProject` or `newProject`, and
+ * flags in `feature` or `features`, at their top level: the event log hides an event from
+ * whoever may not see a project it names so (migration 0014), and by no other field.
  */
 export interface EventShapes {
   "application-created": { data: { appName: string; sdkVersion: string | null; clientIp: string } };
@@ -259,6 +262,7 @@ export interface EventShapes {
   "feature-environment-variants-updated": { data: { variants: Variant[] }; preData: { variants: Variant[] } };
   "feature-tagged": { data: { type: string; value: string } };
   "feature-untagged": { preData: { type: string; value: string } };
+  "tag-created": { data: { type: string; value: string } };
   "feature-completed": { data: { status: string; statusValue?: string | null; kept: boolean } };
   "feature-uncompleted": Record<never, never>;
   "feature-dependency-added": { data: { feature: string; enabled: boolean; variants?: string[] } };
@@ -271,6 +275,7 @@ export interface EventShapes {
   "project-deleted": { preData: ProjectSettings };
   "project-environment-added": { data: { environment: string } };
   "project-environment-removed": { preData: { environment: string } };
+  "default-strategy-updated": { data: StrategyInput; preData?: StrategyInput };
   "environment-created": { data: EnvironmentView };
   "environment-updated": { data: EnvironmentView; preData: EnvironmentView };
   "environment-deleted": { preData: EnvironmentView };

@@ -17,16 +17,17 @@ export interface Change {
   /** Says that the transaction revokes, expires or creates a credential: every instance forgets what it cached. */
   credentialsChanged(): void;
   /**
-   * The change is an approved change request being applied: the environments that require
-   * change requests let it through.
+   * The project whose approved change request is being applied, if one is: its environments
+   * that require change requests let the change through; another project's do not, since
+   * its reviewers never saw it.
    */
-  reviewed: boolean;
+  reviewed: string | undefined;
 }
 
 /** The transaction in progress on this call chain, which a change made within it joins. */
 interface Open {
   db: Db;
-  reviewed: boolean;
+  reviewed: string | undefined;
   append(event: NewEvent): void;
   credentialsChanged(): void;
 }
@@ -109,12 +110,15 @@ export class EventService {
   async change<T>(
     actor: Actor,
     work: (change: Change) => Promise<T>,
-    options: { reviewed?: boolean } = {},
+    options: { reviewed?: string } = {},
   ): Promise<T> {
     const author = { createdBy: actorName(actor), createdByUserId: actorUserId(actor) };
     const outer = this.open.getStore();
     if (outer) {
-      const open = options.reviewed && !outer.reviewed ? { ...outer, reviewed: true } : outer;
+      const open =
+        options.reviewed !== undefined && outer.reviewed === undefined
+          ? { ...outer, reviewed: options.reviewed }
+          : outer;
       return this.open.run(open, () =>
         work({
           db: open.db,
@@ -132,7 +136,7 @@ export class EventService {
       pending.length = 0;
       const open: Open = {
         db,
-        reviewed: options.reviewed === true,
+        reviewed: options.reviewed,
         append: (event) => pending.push(event),
         credentialsChanged: () => {
           credentials = true;
@@ -159,7 +163,10 @@ export class EventService {
     return result;
   }
 
-  /** Events of private projects the actor may not see are left out, as if they never happened. */
+  /**
+   * Events of private projects the actor may not see are left out, as if they never happened:
+   * those that name such a project anywhere, or a flag now in one (see the store).
+   */
   search(actor: Actor, query: EventQuery) {
     return eventStore.search(this.db, { ...query, hidden: hiddenProjects(actor) });
   }

@@ -2,6 +2,7 @@ import { type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.js";
 import type { EventTable } from "../../db/schema.js";
 import type { EventType } from "./catalogue.js";
+import { namesAnyOf } from "./hidden.js";
 import type { EventListQuery, StoredEvent } from "./schemas.js";
 
 export interface NewEvent {
@@ -22,7 +23,10 @@ export type EventQuery = Omit<EventListQuery, "limit" | "offset"> & {
   offset: number;
   /** The id of the newest event to list (endpoint 16's `offset`); older ones follow. */
   startAt?: number;
-  /** Projects whose events are left out. */
+  /**
+   * Projects whose events are left out: every event that names one (as its project, or in its
+   * data or preData), or names a flag that is in one now.
+   */
   hidden?: string[];
 };
 
@@ -47,6 +51,21 @@ export const CREDENTIALS_SUFFIX = " credentials";
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
+/**
+ * The tags an event carries: those it was given, else, for an event about a flag, the flag's
+ * tags as they are when the event is written (read here, in the one place every event passes).
+ */
+const tagsOf = (event: NewEvent) =>
+  event.tags !== undefined || !event.featureName
+    ? JSON.stringify(event.tags ?? [])
+    : sql<string>`(
+        select coalesce(
+          jsonb_agg(jsonb_build_object('type', tag_type, 'value', tag_value)
+                    order by created_at, tag_type, tag_value),
+          '[]'::jsonb)
+        from feature_tags where feature_name = ${event.featureName}
+      )`;
+
 export const eventStore = {
   async append(db: Db, events: readonly NewEvent[]): Promise<void> {
     await db
@@ -61,7 +80,7 @@ export const eventStore = {
           feature_name: event.featureName ?? null,
           data: json(event.data),
           pre_data: json(event.preData),
-          tags: JSON.stringify(event.tags ?? []),
+          tags: tagsOf(event),
         })),
       )
       .execute();
@@ -104,7 +123,7 @@ export const eventStore = {
     if (query.feature) select = select.where("feature_name", "=", query.feature);
     const hidden = query.hidden ?? [];
     if (hidden.length > 0) {
-      select = select.where((eb) => eb.or([eb("project", "is", null), eb("project", "not in", hidden)]));
+      select = select.where(sql<boolean>`not ${namesAnyOf(hidden)}`);
     }
     if (query.createdBy) select = select.where("created_by", "ilike", containing(query.createdBy));
     if (query.from) select = select.where("created_at", ">=", new Date(query.from));
@@ -115,6 +134,16 @@ export const eventStore = {
         eb.or([
           eb("type", "ilike", pattern),
           eb("created_by", "ilike", pattern),
+          // The author as a person reads: their display name or e-mail, whatever the event recorded.
+          eb.exists(
+            eb
+              .selectFrom("users")
+              .select("users.id")
+              .whereRef("users.id", "=", "events.created_by_user_id")
+              .where((user) =>
+                user.or([user("users.name", "ilike", pattern), user("users.email", "ilike", pattern)]),
+              ),
+          ),
           eb(sql`data::text`, "ilike", pattern),
           eb(sql`pre_data::text`, "ilike", pattern),
           eb(sql`tags::text`, "ilike", pattern),

@@ -7,21 +7,18 @@ const tags = ["Import/Export"];
 // As the reference: any admin API caller; what the body asks is checked by the service.
 const none = { permission: "NONE" } as const;
 
-/** The reference's limit for these routes, which carry whole projects: 500 kB, or BODY_LIMIT if larger. */
-export const BATCH_BODY_LIMIT = 500 * 1024;
-
-/** Under `/api/admin/features-batch`. */
-export const importExportRoutes: FastifyPluginAsyncTypebox<{
-  importExport: ImportExportService;
-  bodyLimit: number;
-}> = async (app, { importExport, bodyLimit }) => {
-  const limit = Math.max(bodyLimit, BATCH_BODY_LIMIT);
-
+/**
+ * Under `/api/admin/features-batch`. Bodies are held to the service's limit, as the spec has
+ * it (100 kB unless BODY_LIMIT raises it); `signalbox import` sends a larger file in parts.
+ */
+export const importExportRoutes: FastifyPluginAsyncTypebox<{ importExport: ImportExportService }> = async (
+  app,
+  { importExport },
+) => {
   app.post(
     "/export",
     {
       config: none,
-      bodyLimit: limit,
       schema: {
         tags,
         summary: "Exports flags from one environment: by name, by a tag's value, by project, or all of them",
@@ -46,7 +43,6 @@ export const importExportRoutes: FastifyPluginAsyncTypebox<{
     "/validate",
     {
       config: none,
-      bodyLimit: limit,
       schema: {
         tags,
         summary:
@@ -62,7 +58,6 @@ export const importExportRoutes: FastifyPluginAsyncTypebox<{
     "/import",
     {
       config: none,
-      bodyLimit: limit,
       schema: {
         tags,
         summary: "Imports a file into a project and environment, all of it or nothing",

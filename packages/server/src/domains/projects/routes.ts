@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
+import { Strategy } from "../features/strategies/schemas.js";
+import type { DefaultStrategyService } from "./default-strategy.js";
 import {
   EnvironmentBody,
   ListQuery,
@@ -17,10 +19,10 @@ const tags = ["Projects"];
 const done = { 200: Type.Null() };
 
 /** Under `/api/admin/projects`. */
-export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService }> = async (
-  app,
-  { projects },
-) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<{
+  projects: ProjectService;
+  defaultStrategies: DefaultStrategyService;
+}> = async (app, { projects, defaultStrategies }) => {
   // Endpoint 7.
   app.get(
     "",
@@ -159,6 +161,25 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
     async (request) => {
       const { projectId, environment } = request.params;
       await projects.removeEnvironment(request.actor, projectId, environment);
+    },
+  );
+
+  // POST, as the reference's path takes it.
+  app.post(
+    "/:projectId/environments/:environment/default-strategy",
+    {
+      config: { permission: ["UPDATE_PROJECT", "PROJECT_DEFAULT_STRATEGY_WRITE"] },
+      schema: {
+        tags,
+        summary: "Sets the strategy a flag switched on in the environment without one is given",
+        params: ProjectEnvironment,
+        body: Strategy,
+        response: { 200: Strategy },
+      },
+    },
+    (request) => {
+      const { projectId, environment } = request.params;
+      return defaultStrategies.set(request.actor, projectId, environment, request.body);
     },
   );
 };

@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import { Nullable, urlSafeName } from "../../shared/schemas.js";
+import { Strategy } from "../features/strategies/schemas.js";
 
 const Mode = Type.Enum(["open", "protected", "private"]);
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -104,7 +105,8 @@ export const ProjectDetails = Type.Object({
     Type.Object({
       environment: Type.String(),
       changeRequestsEnabled: Type.Boolean(),
-      defaultStrategy: Type.Optional(Type.Object({}, { additionalProperties: true })),
+      // What a flag switched on there without an active strategy is given (default-strategy.ts).
+      defaultStrategy: Type.Optional(Strategy),
     }),
   ),
 });

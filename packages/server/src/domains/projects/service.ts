@@ -4,12 +4,14 @@ import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import type { ProjectOwner } from "../access/members/schemas.js";
 import type { MemberService } from "../access/members/service.js";
+import { refuseUnreviewable } from "../change-requests/gate.js";
 import type { ChangeRequestService } from "../change-requests/service.js";
 import type { EnvironmentService } from "../environments/service.js";
 import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
 import type { FavoriteService } from "../favorites/service.js";
 import type { FlagService } from "../features/flags/service.js";
+import type { StrategyInput } from "../features/strategies/schemas.js";
 import type { InsightsService } from "../insights/service.js";
 import { checkNaming } from "./naming.js";
 import type {
@@ -267,6 +269,14 @@ export class ProjectService {
       if (linked.length === 1) {
         throw validationError(`Project ${projectId} must keep at least one environment`);
       }
+      // Its flags' strategies go with it: what the environment served would come back
+      // unreviewed, all off, were it added again.
+      await refuseUnreviewable(
+        change,
+        `Removing environment ${environment} from project ${projectId}`,
+        projectId,
+        [environment],
+      );
       await this.flags().leaveEnvironment(change.db, projectId, environment);
       await projectStore.unlinkEnvironment(change.db, projectId, environment);
       change.record({
@@ -306,6 +316,11 @@ export class ProjectService {
     const project = await this.findActive(db, id);
     if (!project) throw notFound(`Active project with id ${id} does not exist`);
     return project;
+  }
+
+  /** What a flag switched on in the environment without an active strategy is given, when the project sets it. */
+  defaultStrategy(db: Db, projectId: string, environment: string): Promise<StrategyInput | undefined> {
+    return projectStore.defaultStrategy(db, projectId, environment);
   }
 
   async environmentsOf(db: Db, projectId: string): Promise<string[]> {

@@ -1,10 +1,15 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../../db/connection.js";
 import type { ProjectTable } from "../../db/schema.js";
+import type { StrategyInput } from "../features/strategies/schemas.js";
 
 export type ProjectRow = Selectable<ProjectTable>;
 
 export type ProjectSummaryRow = ProjectRow & { last_updated_at: Date | null };
+
+/** A default strategy is stored as it was accepted: a strategy body, checked as one. */
+const asStrategy = (stored: Record<string, unknown> | null | undefined) =>
+  (stored ?? undefined) as StrategyInput | undefined;
 
 // A project with when it last changed, read from the event log in the same statement.
 const summaries = (db: Db) =>
@@ -65,15 +70,42 @@ export const projectStore = {
   remove: (db: Db, id: string) => db.deleteFrom("projects").where("id", "=", id).execute(),
 
   // Ordered as the environments are: their order is what every listing of them follows.
-  environments: (db: Db, id: string) =>
-    db
-      .selectFrom("project_environments as pe")
-      .innerJoin("environments as e", "e.name", "pe.environment_name")
-      .select(["pe.environment_name", "pe.default_strategy"])
-      .where("pe.project_id", "=", id)
-      .orderBy("e.sort_order")
-      .orderBy("e.name")
-      .execute(),
+  environments: async (db: Db, id: string) =>
+    (
+      await db
+        .selectFrom("project_environments as pe")
+        .innerJoin("environments as e", "e.name", "pe.environment_name")
+        .select(["pe.environment_name", "pe.default_strategy"])
+        .where("pe.project_id", "=", id)
+        .orderBy("e.sort_order")
+        .orderBy("e.name")
+        .execute()
+    ).map((row) => ({
+      environment_name: row.environment_name,
+      default_strategy: asStrategy(row.default_strategy),
+    })),
+
+  /** The environment's default strategy: undefined when it has none, or the project does not use it. */
+  defaultStrategy: async (db: Db, projectId: string, environment: string) =>
+    asStrategy(
+      (
+        await db
+          .selectFrom("project_environments")
+          .select("default_strategy")
+          .where("project_id", "=", projectId)
+          .where("environment_name", "=", environment)
+          .executeTakeFirst()
+      )?.default_strategy,
+    ),
+
+  setDefaultStrategy: async (db: Db, projectId: string, environment: string, strategy: StrategyInput) => {
+    await db
+      .updateTable("project_environments")
+      .set({ default_strategy: JSON.stringify(strategy) })
+      .where("project_id", "=", projectId)
+      .where("environment_name", "=", environment)
+      .execute();
+  },
 
   /** Links an environment; false when it was linked already. */
   linkEnvironment: async (db: Db, projectId: string, environment: string): Promise<boolean> =>

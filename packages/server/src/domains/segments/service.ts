@@ -55,14 +55,14 @@ export class SegmentService {
 
   async get(actor: Actor, id: number): Promise<SegmentView> {
     const segment = await segments.require(this.db, id);
-    if (segment.project !== null && !canSee(actor, segment.project)) throw segmentMissing(id);
+    this.requireVisible(actor, segment);
     return segment;
   }
 
   create(actor: Actor, input: SegmentInput): Promise<SegmentView> {
     checkConstraints(input.constraints, "constraints");
     return this.events.change(actor, async (change) => {
-      await this.checkProject(change.db, input.project);
+      await this.checkProject(change, input.project);
       return segments.create(change, async () => {
         const id = await segmentStore.insert(change.db, {
           name: input.name,
@@ -80,12 +80,13 @@ export class SegmentService {
   async update(actor: Actor, id: number, input: SegmentInput): Promise<void> {
     checkConstraints(input.constraints, "constraints");
     await this.events.change(actor, (change) =>
-      segments.update(change, id, async () => {
+      segments.update(change, id, async (before) => {
+        this.requireVisible(actor, before);
         await this.refuseUnreviewedUses(change, id);
         if (await segmentStore.nameTaken(change.db, input.name, id)) {
           throw nameExists(`A segment named ${input.name} already exists`);
         }
-        await this.checkProject(change.db, input.project);
+        await this.checkProject(change, input.project);
         if (input.project) {
           // A segment bound to a project may only serve that project's flags.
           const elsewhere = (await this.usedBy(change.db, id)).find(
@@ -112,6 +113,7 @@ export class SegmentService {
   async remove(actor: Actor, id: number): Promise<void> {
     await this.events.change(actor, (change) =>
       segments.remove(change, id, async (before) => {
+        this.requireVisible(actor, before);
         const users = await this.usedBy(change.db, id);
         await this.refuseUnreviewedUses(change, id);
         if (users.length > 0) {
@@ -123,15 +125,31 @@ export class SegmentService {
     );
   }
 
-  async strategiesOf(_actor: Actor, id: number): Promise<StrategyUse[]> {
-    return this.usedBy(this.db, id);
+  /** The strategies using the segment, in the projects the actor sees. */
+  async strategiesOf(actor: Actor, id: number): Promise<StrategyUse[]> {
+    await this.get(actor, id);
+    return (await this.usedBy(this.db, id)).filter((use) => canSee(actor, use.projectId));
   }
 
-  /** For strategies that name segments: every id must be a segment. */
-  async requireAll(db: Db, ids: number[]): Promise<void> {
-    const known = new Set(await segmentStore.existingIds(db, ids));
-    const unknown = ids.find((id) => !known.has(id));
-    if (unknown !== undefined) throw invalidField("segments", `Segment ${unknown} does not exist`);
+  /**
+   * For the strategies of a project's flag that name segments: each must be one the actor
+   * sees, global or of that project. One they may not see is answered as one that does not
+   * exist; another project's may serve only its own flags, as in the reference.
+   */
+  async requireUsable(db: Db, actor: Actor, project: string, ids: number[]): Promise<void> {
+    const owners = new Map((await segmentStore.owners(db, ids)).map((row) => [row.id, row]));
+    for (const id of ids) {
+      const segment = owners.get(id);
+      if (!segment || (segment.project !== null && !canSee(actor, segment.project))) {
+        throw invalidField("segments", `Segment ${id} does not exist`);
+      }
+      if (segment.project !== null && segment.project !== project) {
+        throw invalidField(
+          "segments",
+          `Segment ${segment.name} (${id}) belongs to project ${segment.project}: only that project's flags can use it`,
+        );
+      }
+    }
   }
 
   /** The segment read inside a transaction, for change requests that snapshot it. */
@@ -153,8 +171,13 @@ export class SegmentService {
     return this.strategies().usingSegment(db, id);
   }
 
-  private async checkProject(db: Db, project: string | null | undefined): Promise<void> {
-    if (project && !(await this.projects.findActive(db, project))) {
+  /** A private project's segment does not exist for those who may not see the project. */
+  private requireVisible(actor: Actor, segment: SegmentView): void {
+    if (segment.project !== null && !canSee(actor, segment.project)) throw segmentMissing(segment.id);
+  }
+
+  private async checkProject(change: Change, project: string | null | undefined): Promise<void> {
+    if (project && !(canSee(change.actor, project) && (await this.projects.findActive(change.db, project)))) {
       throw invalidField("project", `Active project with id ${project} does not exist`);
     }
   }

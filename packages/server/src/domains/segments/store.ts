@@ -38,8 +38,8 @@ export const segmentStore = {
       .where("id", "!=", exceptId)
       .executeTakeFirst()) !== undefined,
 
-  existingIds: async (db: Db, ids: number[]): Promise<number[]> =>
+  owners: async (db: Db, ids: number[]): Promise<{ id: number; name: string; project: string | null }[]> =>
     ids.length === 0
       ? []
-      : (await db.selectFrom("segments").select("id").where("id", "in", ids).execute()).map((row) => row.id),
+      : db.selectFrom("segments").select(["id", "name", "project"]).where("id", "in", ids).execute(),
 };

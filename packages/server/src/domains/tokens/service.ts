@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { invalidField, notFound } from "@signalbox/protocol";
+import { invalidField, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor, TokenActor, TokenType } from "../../access/actor.js";
-import { can, requirePermission } from "../../access/can.js";
+import { can, canSee, hiddenProjects, requirePermission } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import type { EnvironmentService } from "../environments/service.js";
 import { resource } from "../events/resource.js";
@@ -54,13 +54,19 @@ function view(row: TokenRow): TokenView {
   };
 }
 
+/** A token naming a private project the actor may not see does not exist for them, as the project does not. */
+const visible = (actor: Actor, token: TokenView) =>
+  token.projects.every((project) => project === "*" || canSee(actor, project));
+
+const tokenMissing = (id: number | string) => notFound(`Could not find API token ${id}`);
+
 // The update event carries no environment, as it always has: only create and delete name one.
 const tokens = resource({
   read: async (db: Db, id: number) => {
     const row = await tokenStore.byId(db, id);
     return row && view(row);
   },
-  missing: (id) => notFound(`Could not find API token ${id}`),
+  missing: tokenMissing,
   subject: (token) => ({ environment: token.environment }),
   events: { created: "api-token-created", deleted: "api-token-deleted" },
 });
@@ -117,11 +123,11 @@ export class TokenService {
     await tokenStore.markSeen(this.db, ids, new Date());
   }
 
-  /** The tokens of the types the actor may read. */
+  /** The tokens of the types the actor may read, of projects the actor sees. */
   async list(actor: Actor): Promise<TokenView[]> {
     return (await tokenStore.list(this.db))
       .map(view)
-      .filter((token) => can(actor, TOKEN_PERMISSIONS.read[token.type]));
+      .filter((token) => can(actor, TOKEN_PERMISSIONS.read[token.type]) && visible(actor, token));
   }
 
   /** Creates a token and returns its secret: the only time anyone sees it. */
@@ -141,6 +147,12 @@ export class TokenService {
     if (type !== "admin" && environment === "*") {
       throw invalidField("environment", `${type} tokens must name one environment`);
     }
+    // Every project includes the private ones hidden from the actor, whose flags it would read.
+    if (scope[0] === "*" && hiddenProjects(actor).length > 0) {
+      throw noAccess(
+        `${actor.name} cannot create a token for all projects: only someone who sees every project can. Name the projects it is for.`,
+      );
+    }
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
     if (expiresAt && Number.isNaN(expiresAt.getTime()))
       throw invalidField("expiresAt", "expiresAt must be a date");
@@ -150,7 +162,9 @@ export class TokenService {
         throw invalidField("environment", `environment ${environment} does not exist`);
       }
       if (scope[0] !== "*") {
-        const [missing] = await this.projects.missing(change.db, scope);
+        // A project hidden from the actor is answered as one that does not exist, word for word.
+        const unknown = new Set(await this.projects.missing(change.db, scope));
+        const missing = scope.find((project) => unknown.has(project) || !canSee(actor, project));
         if (missing) throw invalidField("projects", `project ${missing} does not exist`);
       }
       const prefix = `${projectPart(scope)}:${environment}.`;
@@ -196,9 +210,10 @@ export class TokenService {
     const date = new Date(expiresAt);
     if (Number.isNaN(date.getTime())) throw invalidField("expiresAt", "expiresAt must be a date");
     const id = tokenId(idText);
-    if (id === undefined) throw notFound(`Could not find API token ${idText}`);
+    if (id === undefined) throw tokenMissing(idText);
     return this.events.change(actor, async (change) => {
       const before = await tokens.require(change.db, id);
+      if (!visible(actor, before)) throw tokenMissing(id);
       requirePermission(actor, TOKEN_PERMISSIONS.update[before.type]);
       await tokenStore.updateExpiry(change.db, id, date);
       const after = await tokens.require(change.db, id);
@@ -214,8 +229,9 @@ export class TokenService {
       const id = /^\d+$/.test(idOrSecret)
         ? tokenId(idOrSecret)
         : (await tokenStore.byHash(change.db, hash(idOrSecret)))?.id;
-      if (id === undefined) throw notFound(`Could not find API token ${idOrSecret}`);
+      if (id === undefined) throw tokenMissing(idOrSecret);
       await tokens.remove(change, id, async (before) => {
+        if (!visible(actor, before)) throw tokenMissing(idOrSecret);
         requirePermission(actor, TOKEN_PERMISSIONS.delete[before.type]);
         await tokenStore.remove(change.db, id);
       });

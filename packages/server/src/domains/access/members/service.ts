@@ -1,4 +1,4 @@
-import { ApiError, invalidField, notFound } from "@signalbox/protocol";
+import { ApiError, invalidField, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import { ROLE_IDS } from "../../../access/roles.js";
 import type { Db } from "../../../db/connection.js";
@@ -418,8 +418,7 @@ export class MemberService {
     if (held.has(OWNER)) return;
     const beyond = roles.filter((role) => !held.has(role));
     if (beyond.length > 0) {
-      throw new ApiError(
-        "InvalidOperationError",
+      throw noAccess(
         `Only an admin or the project's Owner gives roles they do not hold: you do not hold the roles ${beyond.join(", ")} in project ${project}`,
       );
     }

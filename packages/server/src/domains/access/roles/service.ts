@@ -1,4 +1,4 @@
-import { ApiError, invalidField, nameExists, notFound } from "@signalbox/protocol";
+import { ApiError, invalidField, nameExists, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import { isRootRole, PREDEFINED, type PredefinedRole } from "../../../access/roles.js";
 import type { Db } from "../../../db/connection.js";
@@ -269,9 +269,6 @@ const nameTakenError = (name: string) => nameExists(`There already exists a role
 
 function refusePredefined(role: Pick<RoleEventData, "type" | "name">): void {
   if (isPredefined(role)) {
-    throw new ApiError(
-      "InvalidOperationError",
-      `${role.name} is a predefined role: it cannot be changed or deleted`,
-    );
+    throw noAccess(`${role.name} is a predefined role: it cannot be changed or deleted`);
   }
 }

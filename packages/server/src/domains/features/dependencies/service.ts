@@ -1,4 +1,4 @@
-import { ApiError, invalidField, notFound } from "@signalbox/protocol";
+import { invalidField, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import type { Db } from "../../../db/connection.js";
 import { refuseUnreviewed } from "../../change-requests/gate.js";
@@ -7,7 +7,9 @@ import type { FlagService } from "../flags/service.js";
 import type { DependencyInput } from "./schemas.js";
 import { dependencyStore } from "./store.js";
 
-const refused = (message: string) => new ApiError("InvalidOperationError", message);
+/** The one answer for a parent that is not an active flag of the child's project. */
+export const missingParent = (project: string, parent: string) =>
+  notFound(`Project ${project} has no flag ${parent}`);
 
 /** Parent flags (`feature_dependencies`): one level deep, within one project. */
 export class DependencyService {
@@ -26,18 +28,19 @@ export class DependencyService {
     await this.events.change(actor, async (change) => {
       const flag = await this.flags.require(change.db, projectId, child);
       await refuseUnreviewed(change, flag.project);
-      // Statuses and order of the checks as the reference's, which scripts may test for.
-      if (input.feature === child) throw refused("a flag cannot depend on itself");
+      // A parent is found in the child's project first: whether a flag elsewhere (perhaps in a
+      // private project) exists, or has parents of its own, is not this caller's to learn.
+      const parent = await this.flags.find(change.db, input.feature);
+      if (!parent || parent.archived || parent.project !== flag.project) {
+        throw missingParent(flag.project, input.feature);
+      }
+      if (input.feature === child) throw noAccess("a flag cannot depend on itself");
       if ((await this.childrenOf(change.db, [child])).length > 0) {
-        throw refused(`${child} has children of its own: dependencies are one level deep`);
+        throw noAccess(`${child} has children of its own: dependencies are one level deep`);
       }
       if ((await dependencyStore.parentsOf(change.db, [input.feature])).length > 0) {
-        throw refused(`${input.feature} depends on another flag itself: dependencies are one level deep`);
+        throw noAccess(`${input.feature} depends on another flag itself: dependencies are one level deep`);
       }
-      const parent = await this.flags.find(change.db, input.feature);
-      if (!parent || parent.archived) throw refused(`parent flag ${input.feature} does not exist`);
-      if (parent.project !== flag.project)
-        throw notFound(`a parent flag must be in the same project as its child (${flag.project})`);
       await dependencyStore.add(change.db, child, parent.name, enabled, variants);
       change.record({
         type: "feature-dependency-added",

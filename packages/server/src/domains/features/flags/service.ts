@@ -1,10 +1,10 @@
-import { ApiError, nameExists, notFound, validationError } from "@signalbox/protocol";
-import type { Actor } from "../../../access/actor.js";
+import { nameExists, noAccess, notFound, validationError } from "@signalbox/protocol";
+import { type Actor, actorUserId } from "../../../access/actor.js";
 import { canSee, hiddenProjects, requirePermission } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
 import type { VariantRow } from "../../../db/schema.js";
 import { type PatchOperations, patched } from "../../../shared/json-patch.js";
-import { refuseUnreviewed } from "../../change-requests/gate.js";
+import { refuseUnreviewable, refuseUnreviewed } from "../../change-requests/gate.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { FavoriteService } from "../../favorites/service.js";
 import { checkFlagName } from "../../projects/naming.js";
@@ -103,10 +103,7 @@ export class FlagService {
         project.featureLimit !== null &&
         (await flagStore.countActive(change.db, project.id)) >= project.featureLimit
       ) {
-        throw new ApiError(
-          "InvalidOperationError",
-          "You have reached the maximum number of feature flags for this project.",
-        );
+        throw noAccess("You have reached the maximum number of feature flags for this project.");
       }
       const row = await flagStore.insert(change.db, {
         name: input.name,
@@ -115,6 +112,7 @@ export class FlagService {
         description: input.description || null,
         impressionData: input.impressionData ?? false,
         createdBy: change.actor.name,
+        createdByUserId: actorUserId(change.actor),
       });
       const environments = await this.projects.environmentsOf(change.db, project.id);
       await flagStore.addEnvironments(change.db, row.name, environments);
@@ -299,6 +297,9 @@ export class FlagService {
         const row = await this.requireArchived(change, projectId, name, "UPDATE_FEATURE");
         await this.projects.requireActive(change.db, row.project);
         await flagStore.update(change.db, name, { archived_at: null });
+        // As in the reference, a revived flag comes back switched off everywhere: reviving
+        // serves nothing that no one reviewed, in environments that require change requests too.
+        await flagStore.disableEverywhere(change.db, [name]);
         await this.links().lifecycle.restart(change.db, name);
         change.record({ type: "feature-revived", ...subject(row) });
       }
@@ -498,11 +499,25 @@ export class FlagService {
     );
   }
 
-  /** Moving a flag needs the permission in the project it leaves and in the one it joins. */
+  /**
+   * Moving a flag needs the permission in the project it leaves and in the one it joins. No
+   * change request carries a move, as in the reference, so a project whose environments
+   * require them neither gives nor takes flags but by those who may skip review there.
+   */
   private async move(change: Change, row: FeatureRow, target: string): Promise<void> {
     requirePermission(change.actor, "MOVE_FEATURE_TOGGLE", { project: row.project });
+    if (!canSee(change.actor, target)) throw notFound(`Active project with id ${target} does not exist`);
     requirePermission(change.actor, "MOVE_FEATURE_TOGGLE", { project: target });
     await this.projects.requireActive(change.db, target);
+    const what = `Moving ${row.name} to project ${target}`;
+    await refuseUnreviewable(change, what, row.project);
+    await refuseUnreviewable(change, what, target);
+    const { dependencies } = this.links();
+    const linked =
+      (await dependencies.parentsOf(change.db, [row.name])).length > 0 ||
+      (await dependencies.childrenOf(change.db, [row.name])).length > 0;
+    // A parent and its children share a project.
+    if (linked) throw noAccess(`${what} is not allowed: the flag has dependencies. Remove them first.`);
     await flagStore.update(change.db, row.name, { project: target });
     await this.links().strategies.moveFlag(change.db, row.name, target);
     await flagStore.addEnvironments(

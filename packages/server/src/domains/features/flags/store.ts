@@ -58,6 +58,7 @@ export const flagStore = {
       description: string | null;
       impressionData: boolean;
       createdBy: string;
+      createdByUserId: number | null;
     },
   ) =>
     db
@@ -69,6 +70,7 @@ export const flagStore = {
         description: feature.description,
         impression_data: feature.impressionData,
         created_by: feature.createdBy,
+        created_by_user_id: feature.createdByUserId,
       })
       .returningAll()
       .executeTakeFirstOrThrow(),
@@ -333,6 +335,14 @@ export const flagStore = {
       .deleteFrom("feature_environments")
       .where("environment", "=", environment)
       .where("feature_name", "in", db.selectFrom("features").select("name").where("project", "=", project))
+      .execute(),
+
+  /** Switches flags off in every environment they have. */
+  disableEverywhere: (db: Db, names: string[]) =>
+    db
+      .updateTable("feature_environments")
+      .set({ enabled: false })
+      .where("feature_name", "in", names)
       .execute(),
 
   setEnabled: (db: Db, name: string, environment: string, enabled: boolean) =>

@@ -1,4 +1,5 @@
 import type { Db } from "../../../db/connection.js";
+import { flagPeople } from "./people.js";
 import type { FeatureView, ListingEntry, SearchEntry } from "./schemas.js";
 import type { FlagLinks } from "./service.js";
 import { type FeatureRow, flagStore } from "./store.js";
@@ -16,15 +17,21 @@ function grouped<T>(rows: T[], key: (row: T) => string): (name: string) => T[] {
   return (name) => map.get(name) ?? [];
 }
 
-/** Reads what the flag view shows of each flag: environments, strategies, tags, links, stage. */
-async function related(db: Db, names: string[], links: FlagLinks) {
-  const [environments, strategies, tags, parents, children, stages] = await Promise.all([
+/** Reads what the flag view shows of each flag: environments, strategies, tags, links, stage, people. */
+async function related(db: Db, rows: FeatureRow[], links: FlagLinks) {
+  const names = rows.map((row) => row.name);
+  const [environments, strategies, tags, parents, children, stages, creators, authors] = await Promise.all([
     flagStore.environments(db, names),
     links.strategies.ofFlags(db, names),
     links.tags.ofFlags(db, names),
     links.dependencies.parentsOf(db, names),
     links.dependencies.childrenOf(db, names),
     links.lifecycle.current(db, names),
+    flagPeople.byId(
+      db,
+      rows.flatMap((row) => row.created_by_user_id ?? []),
+    ),
+    flagPeople.authors(db, names),
   ]);
   return {
     environments: grouped(environments, (row) => row.feature_name),
@@ -33,6 +40,15 @@ async function related(db: Db, names: string[], links: FlagLinks) {
     parents: grouped(parents, (row) => row.child),
     children: grouped(children, (row) => row.parent),
     stage: (name: string) => stages.get(name),
+    // A creator who is not a person (a token, the system, someone since deleted) keeps the
+    // name recorded with the flag.
+    creator: (row: FeatureRow) =>
+      (row.created_by_user_id !== null && creators.get(row.created_by_user_id)) || {
+        id: row.created_by_user_id ?? 0,
+        name: row.created_by ?? "unknown",
+        imageUrl: "",
+      },
+    collaborators: grouped(authors, (author) => author.featureName),
   };
 }
 
@@ -48,11 +64,7 @@ export async function featureViews(
   links: FlagLinks,
   favorites = NONE,
 ): Promise<FeatureView[]> {
-  const linked = await related(
-    db,
-    rows.map((row) => row.name),
-    links,
-  );
+  const linked = await related(db, rows, links);
   return rows.map((row) => {
     const environments = linked.environments(row.name).map((env) => {
       const strategies = linked
@@ -86,7 +98,7 @@ export async function featureViews(
       archived: row.archived_at !== null,
       archivedAt: iso(row.archived_at),
       createdAt: row.created_at.toISOString(),
-      createdBy: { id: row.created_by_user_id ?? 0, name: row.created_by ?? "unknown", imageUrl: "" },
+      createdBy: linked.creator(row),
       lastSeenAt: iso(row.last_seen_at),
       environments,
       variants: environments[0]?.variants ?? [],
@@ -97,7 +109,7 @@ export async function featureViews(
         .parents(row.name)
         .map(({ feature, enabled, variants }) => ({ feature, enabled, variants })),
       ...(stage ? { lifecycle: stage } : {}),
-      collaborators: { users: [] },
+      collaborators: { users: linked.collaborators(row.name).map((author) => author.person) },
     };
   });
 }

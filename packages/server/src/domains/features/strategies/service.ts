@@ -37,10 +37,18 @@ const strategyView = (row: StrategyRow): StrategyView => ({
 
 /** What strategies ask of the projects, segments and strategy-definitions domains. */
 export interface StrategyLookups {
-  projects: Pick<ProjectService, "requireActive">;
-  segments: Pick<SegmentService, "requireAll">;
+  projects: Pick<ProjectService, "requireActive" | "defaultStrategy">;
+  segments: Pick<SegmentService, "requireUsable">;
   definitions: Pick<StrategyDefinitionService, "parametersOf">;
 }
+
+type CheckedStrategy = Pick<StrategyValues, "name" | "parameters" | "constraints" | "variants">;
+
+/** What a flag switched on without an active strategy gets where its project sets no default. */
+const EVERYONE: StrategyInput = {
+  name: "flexibleRollout",
+  parameters: { rollout: "100", stickiness: "default" },
+};
 
 const subject = (flag: FlagRef, environment: string) => ({
   project: flag.project,
@@ -78,7 +86,7 @@ export class StrategyService {
           disabled: input.disabled ?? false,
           sortOrder:
             input.sortOrder ?? (await strategyStore.nextSortOrder(change.db, flag.name, place.environment)),
-          segments: await this.segments(change.db, input.segments ?? []),
+          segments: await this.segments(change, flag, input.segments ?? []),
           id: randomUUID(),
           featureName: flag.name,
           project: flag.project,
@@ -111,7 +119,7 @@ export class StrategyService {
       const values: Partial<StrategyValues> = await this.settle(change.db, flag, input);
       if (input.title != null) values.title = input.title;
       if (input.disabled != null) values.disabled = input.disabled;
-      if (input.segments) values.segments = await this.segments(change.db, input.segments);
+      if (input.segments) values.segments = await this.segments(change, flag, input.segments);
       const updated = strategyView(await strategyStore.update(change.db, id, values));
       change.record({
         type: "feature-strategy-update",
@@ -161,9 +169,10 @@ export class StrategyService {
   }
 
   /**
-   * Before a flag is switched on in an environment: a flag without an active strategy gets
-   * a 100% rollout after its others, as in the reference, so that "on" means on for
-   * everyone; unless its disabled strategies are to be activated instead.
+   * Before a flag is switched on in an environment: a flag without an active strategy gets,
+   * after its others, the project's default strategy for the environment, or else a 100%
+   * rollout, as in the reference, so that "on" means on; unless its disabled strategies are
+   * to be activated instead. The default is given active: "on" must serve someone.
    */
   async prepareToEnable(
     change: Change,
@@ -187,19 +196,17 @@ export class StrategyService {
     const noneLeftActive =
       strategies.length === 0 || (disabled.length === strategies.length && !activateDisabled);
     if (!noneLeftActive) return;
+    const preset = await this.lookups.projects.defaultStrategy(change.db, flag.project, environment);
     const added = await strategyStore.insert(change.db, {
+      ...(await this.settle(change.db, flag, preset ?? EVERYONE)),
       id: randomUUID(),
       featureName: flag.name,
       project: flag.project,
       environment,
-      name: "flexibleRollout",
-      title: null,
+      title: preset?.title ?? null,
       disabled: false,
       sortOrder: await strategyStore.nextSortOrder(change.db, flag.name, environment),
-      parameters: { rollout: "100", stickiness: "default", groupId: flag.name },
-      constraints: [],
-      variants: [],
-      segments: [],
+      segments: await this.segments(change, flag, preset?.segments ?? []),
     });
     change.record({ type: "feature-strategy-add", ...subject(flag, environment), data: strategyView(added) });
   }
@@ -247,23 +254,35 @@ export class StrategyService {
     }
   }
 
-  private async segments(db: Db, ids: number[]): Promise<number[]> {
+  private async segments(change: Change, flag: FlagRef, ids: number[]): Promise<number[]> {
     const segments = [...new Set(ids)];
-    await this.lookups.segments.requireAll(db, segments);
+    await this.lookups.segments.requireUsable(change.db, change.actor, flag.project, segments);
     return segments;
   }
 
   /**
-   * Checks what every write of a strategy replaces and brings it to the stored form, with
-   * the reference's defaults: parameters as strings, and a rollout's missing percentage,
-   * stickiness (the project's default) and group id (the flag name) filled in, so that
-   * every SDK buckets users the same way.
+   * A strategy checked and brought to the stored form, with the reference's defaults: a
+   * rollout's missing percentage, stickiness (the project's default) and group id (the flag
+   * name) filled in, so that every SDK buckets users the same way.
    */
-  private async settle(
-    db: Db,
-    flag: FlagRef,
-    input: StrategyInput,
-  ): Promise<Pick<StrategyValues, "name" | "parameters" | "constraints" | "variants">> {
+  private async settle(db: Db, flag: FlagRef, input: StrategyInput): Promise<CheckedStrategy> {
+    const checked = await this.check(db, input);
+    if (input.name === "flexibleRollout") {
+      const { parameters } = checked;
+      parameters.rollout ??= "100";
+      parameters.stickiness ||= (
+        await this.lookups.projects.requireActive(db, flag.project)
+      ).defaultStickiness;
+      parameters.groupId ||= flag.name;
+    }
+    return checked;
+  }
+
+  /**
+   * Checks what every write of a strategy replaces, a project environment's default strategy
+   * too, and brings it to the stored form: parameters as strings, variant weights settled.
+   */
+  async check(db: Db, input: StrategyInput): Promise<CheckedStrategy> {
     const declared = await this.lookups.definitions.parametersOf(db, input.name);
     if (!declared) throw invalidField("name", `There is no strategy called ${input.name}`);
     const parameters = Object.fromEntries(
@@ -271,13 +290,6 @@ export class StrategyService {
     );
     checkParameters(declared, parameters);
     checkConstraints(input.constraints ?? [], "constraints");
-    if (input.name === "flexibleRollout") {
-      parameters.rollout ??= "100";
-      parameters.stickiness ||= (
-        await this.lookups.projects.requireActive(db, flag.project)
-      ).defaultStickiness;
-      parameters.groupId ||= flag.name;
-    }
     return {
       name: input.name,
       parameters,

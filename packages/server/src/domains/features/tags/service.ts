@@ -27,11 +27,18 @@ export class FeatureTagService {
     }));
   }
 
-  /** Tags a flag inside a running change (creation uses this too); false when it had the tag. */
+  /**
+   * Tags a flag inside a running change (creation uses this too); false when it had the tag.
+   * A tag exists while flags hold it: the first to be given it creates it, recorded as the
+   * reference records a tag it creates on first use, but in that flag's project, so that a
+   * private project's tag stays out of the event log of those outside it.
+   */
   async attach(change: Change, flag: FlagRef, tag: FeatureTag): Promise<boolean> {
     if (!(await this.tagTypes.exists(change.db, tag.type)))
       throw invalidField("type", `tag type ${tag.type} does not exist`);
+    const created = !(await tagStore.held(change.db, tag.type, tag.value));
     const added = await tagStore.add(change.db, flag.name, tag.type, tag.value);
+    if (created) change.record({ type: "tag-created", project: flag.project, data: tag });
     if (added) {
       change.record({
         type: "feature-tagged",

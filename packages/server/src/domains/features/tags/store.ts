@@ -14,6 +14,16 @@ export const tagStore = {
           .orderBy("tag_value")
           .execute(),
 
+  /** Whether any flag, archived or not, holds the tag. */
+  held: async (db: Db, type: string, value: string) =>
+    (await db
+      .selectFrom("feature_tags")
+      .select("feature_name")
+      .where("tag_type", "=", type)
+      .where("tag_value", "=", value)
+      .limit(1)
+      .executeTakeFirst()) !== undefined,
+
   /** Adds a tag; false when the flag already had it. */
   add: async (db: Db, name: string, type: string, value: string) =>
     (

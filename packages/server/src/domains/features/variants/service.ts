@@ -72,7 +72,7 @@ export class VariantService {
         await this.flags.requireEnvironment(change.db, flag, environment);
         // The batch names its environments in the body, out of the route's sight. A change
         // request's author was asked when adding the change; its applier needs only to apply.
-        if (environments && !change.reviewed)
+        if (environments && change.reviewed !== flag.project)
           requirePermission(actor, "UPDATE_FEATURE_ENVIRONMENT_VARIANTS", {
             project: flag.project,
             environment,

@@ -62,17 +62,23 @@ const stored = (variant: VariantInput, weight: number, weightType = variant.weig
  * Checks a variant list and settles its weights as the reference does: `fix` weights stay
  * as given, `variable` ones (a variant without a weight type counts as one) share what the
  * fixed ones leave, the remainder of an uneven split going one point each to the first
- * variable variants as sent. At least one variant must be variable. Sorted by name after.
+ * variable variants as sent. Sorted by name after. The weights must make 1000, as the spec
+ * has them: fixed ones alone must add up to it (the reference wants a variable one too).
  */
 export function settleVariants(variants: readonly VariantInput[], path = "variants"): VariantRow[] {
   check(variants, path);
   if (variants.length === 0) return [];
   const fixed = variants.filter((variant) => variant.weightType === "fix");
   const variable = variants.length - fixed.length;
-  if (variable === 0) throw invalidField(path, 'There must be at least one "variable" variant');
   const fixedTotal = fixed.reduce((sum, variant) => sum + variant.weight, 0);
   if (fixedTotal > TOTAL_WEIGHT)
     throw invalidField(path, `fixed weights add up to ${fixedTotal}, more than ${TOTAL_WEIGHT}`);
+  if (variable === 0 && fixedTotal !== TOTAL_WEIGHT)
+    throw invalidField(
+      path,
+      `fixed weights add up to ${fixedTotal}: without a "variable" variant they must make ${TOTAL_WEIGHT}`,
+    );
+  if (variable === 0) return inReferenceOrder(variants.map((variant) => stored(variant, variant.weight)));
   const share = Math.floor((TOTAL_WEIGHT - fixedTotal) / variable);
   let remainder = (TOTAL_WEIGHT - fixedTotal) % variable;
   return inReferenceOrder(
