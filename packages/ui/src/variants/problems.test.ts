@@ -42,8 +42,9 @@ describe("variantsProblem", () => {
     ).toBe(
       "Fixed weights add up to 110 %, more than 100 %. Lower them to leave room for the variable variants.",
     );
-    expect(variantsProblem([variant("a", { weightType: "fix", weight: 1000 })])).toMatch(
-      /^At least one variant must have a variable weight/,
+    expect(variantsProblem([variant("a", { weightType: "fix", weight: 1000 })])).toBeUndefined();
+    expect(variantsProblem([variant("a", { weightType: "fix", weight: 900 })])).toBe(
+      "Fixed weights add up to 90 %: without a variable variant they must make 100 %.",
     );
     expect(variantsProblem([variant("a"), variant("")])).toBe("Variant 2 — A name is required.");
     expect(variantsProblem([variant("a"), variant("a")])).toBe(

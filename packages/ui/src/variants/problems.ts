@@ -33,9 +33,9 @@ export interface ListProblems {
 
 function weightsProblem(variants: readonly Variant[]): string | undefined {
   if (variants.length === 0) return undefined;
-  if (variants.every((variant) => variant.weightType === "fix"))
-    return "At least one variant must have a variable weight: the service refuses a list of fixed weights only.";
   const fixed = fixedTotal(variants);
+  if (variants.every((variant) => variant.weightType === "fix") && fixed !== TOTAL_WEIGHT)
+    return `Fixed weights add up to ${formatPercent(fixed)}: without a variable variant they must make 100 %.`;
   if (fixed > TOTAL_WEIGHT)
     return `Fixed weights add up to ${formatPercent(fixed)}, more than 100 %. Lower them to leave room for the variable variants.`;
   return undefined;
