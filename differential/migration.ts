@@ -12,7 +12,11 @@
 // Also: MIGRATION_FLAGS (300), MIGRATION_CONTEXTS (3000), MIGRATION_REPORT=<file> writes the
 // exported files, both services' SDK documents and every disagreement as JSON. Needs PostgreSQL (DATABASE_URL)
 // and the reference installed (`npm ci --prefix reference`).
-import { writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Unleash } from "unleash-client";
 import { applyTo, request } from "./lib/apply.js";
 import { generateContexts } from "./lib/contexts.js";
@@ -33,6 +37,7 @@ import {
 } from "./lib/servers.js";
 
 const started = Date.now();
+const CLI = fileURLToPath(new URL("../packages/server/src/signalbox-cli.ts", import.meta.url));
 function count(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -179,6 +184,7 @@ try {
   log(`signalbox prepared: ${prepared.calls} admin calls, ${segments.length} segments copied`);
 
   const exported: unknown[] = [];
+  const folder = mkdtempSync(join(tmpdir(), "signalbox-migration-"));
   let files = 0;
   let bytes = 0;
   let imported = 0;
@@ -194,22 +200,19 @@ try {
       files++;
       bytes += JSON.stringify(body).length;
       if (environment === project.environments[0]) imported += data.features.length;
-      const report = (await must(
-        signalbox,
-        importer,
-        "POST",
-        "/api/admin/features-batch/validate",
-        body,
-      )) as {
-        errors: unknown[];
-        permissions: unknown[];
-      };
-      if (report.errors.length > 0 || report.permissions.length > 0) {
+      // As a person moving over would: the signalbox command validates, then imports, in
+      // requests within the service's default body limit (an export of a large project is not).
+      const file = join(folder, `${project.id}-${environment}.json`);
+      writeFileSync(file, JSON.stringify(body));
+      const run = await signalboxCommand(["import", "--file", file], {
+        SIGNALBOX_URL: signalbox.url,
+        SIGNALBOX_TOKEN: importer,
+      });
+      if (run.code !== 0) {
         throw new Error(
-          `signalbox would not import ${project.id}/${environment}: ${JSON.stringify(report).slice(0, 3000)}`,
+          `signalbox would not import ${project.id}/${environment} (exit ${run.code}): ${run.stderr.slice(-3000)}`,
         );
       }
-      await must(signalbox, importer, "POST", "/api/admin/features-batch/import", body);
     }
   }
   log(
@@ -332,3 +335,18 @@ try {
   log("done");
 }
 process.exit(exitCode);
+
+/** Runs the `signalbox` command from its source, as the import-export tests do. */
+function signalboxCommand(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--conditions=signalbox-source", "--import", "tsx", CLI, ...args],
+      { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+    );
+  });
+}

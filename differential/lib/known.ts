@@ -119,6 +119,23 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   },
 
   {
+    id: "fixed-variants-accepted",
+    what: "strategy variants whose fixed weights alone make 1000 are accepted; the reference wants one variable variant",
+    why: "the spec: fixed weights are kept and variable ones share what is left, to a total of 1000",
+    matches: (difference) => {
+      if (difference.kind !== "admin" || !refusedByReferenceOnly(difference)) return false;
+      if (!STRATEGY_WRITE.test(difference.path)) return false;
+      const variants = (difference.body as { variants?: { weight?: number; weightType?: string }[] })
+        ?.variants;
+      return (
+        Array.isArray(variants) &&
+        variants.length > 0 &&
+        variants.every((variant) => variant.weightType === "fix") &&
+        variants.reduce((sum, variant) => sum + (variant.weight ?? 0), 0) === 1000
+      );
+    },
+  },
+  {
     id: "in-cidr-accepted",
     what: "`IN_CIDR` constraints are accepted; the reference refuses the operator",
     why: "its SDKs evaluate IN_CIDR, so rules written for them can be stored",
