@@ -211,7 +211,9 @@ describe.each(databaseKinds)("strategies and variants of a flag (%s)", (kind) =>
     expect((await listed()).map((s: { id: string }) => s.id)).toEqual([second.id, first.id]);
     expect(await latestEvent(server, "strategy-order-changed")).toMatchObject({ featureName: "checkout" });
 
-    expectInvalid(await reorder([{ id: "someone-else", sortOrder: 5 }]), "0.id");
+    // A strategy that is not this flag's is not found here, as by its own route.
+    const foreign = await reorder([{ id: "someone-else", sortOrder: 5 }]);
+    expect([foreign.status, foreign.body.name]).toEqual([404, "NotFoundError"]);
     expect((await listed()).map((s: { id: string }) => s.id)).toEqual([second.id, first.id]);
 
     const removed = await server.request(`${strategies}/${first.id}`, { method: "DELETE" });

@@ -150,7 +150,7 @@ describe.each(databaseKinds)("project environments' default strategy (%s)", (kin
       "parameters.rollout",
     );
     const foreign = await defaultOf("shop", "development", halfOfBeta([foreignSegment]), owner);
-    expect(foreign.status).toBe(400);
+    expect([foreign.status, foreign.body.name]).toEqual([403, "NoAccessError"]);
     expect(foreign.body.message).toMatch(/belongs to project other/);
     // A private project's segment does not exist for those outside it, as an unknown id does.
     const hidden = await defaultOf("shop", "development", halfOfBeta([hiddenSegment]), owner);

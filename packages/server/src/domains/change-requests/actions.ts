@@ -253,6 +253,11 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     schema: SortOrder,
     permission: "UPDATE_FEATURE_STRATEGY",
     key: () => "",
+    check: async (targets, db, _actor, place, payload: Static<typeof SortOrder>) => {
+      for (const { id } of payload) {
+        if (!(await strategyNow(targets, db, place, id))) throw missingStrategy(id, place);
+      }
+    },
     conflict: async (targets, db, place, payload: Static<typeof SortOrder>) => {
       for (const { id } of payload) {
         if (!(await strategyNow(targets, db, place, id)))
@@ -300,6 +305,13 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     schema: Type.Object({ feature: Type.Optional(Type.String({ minLength: 1 })) }),
     permission: "UPDATE_FEATURE_DEPENDENCY",
     key: (payload: { feature?: string }) => payload.feature ?? "",
+    check: async (targets, db, _actor, place, payload: { feature?: string }) => {
+      if (payload.feature === undefined) return;
+      const parents = await targets.dependencies.parentsOf(db, [place.feature!]);
+      if (!parents.some((parent) => parent.feature === payload.feature)) {
+        throw notFound(`${place.feature} does not depend on ${payload.feature}`);
+      }
+    },
     apply: (targets, actor, place, payload: { feature?: string }) =>
       targets.dependencies.remove(actor, place.project, place.feature!, payload.feature),
   },

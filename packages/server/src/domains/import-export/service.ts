@@ -346,7 +346,9 @@ export class ImportExportService {
 
     const elsewhere = [...listed].flatMap((name) => {
       const flag = known.get(name);
-      return flag && flag.project !== projectId ? [`${name} (in project ${flag.project})`] : [];
+      if (!flag || flag.project === projectId) return [];
+      // Flag names are one namespace, but a private project's id is not the caller's to learn.
+      return [canSee(actor, flag.project) ? `${name} (in project ${flag.project})` : name];
     });
     problem(
       `You cannot import a features that already exist in other projects. You already have the following features defined outside of project ${projectId}:`,
@@ -408,7 +410,8 @@ export class ImportExportService {
     const missingParents = [];
     for (const parent of parents.filter((name) => !listed.has(name))) {
       const flag = known.get(parent) ?? (await links.flags.find(db, parent));
-      if (!flag || flag.archived) missingParents.push(parent);
+      // A parent shares its child's project: one elsewhere is as missing as one nowhere.
+      if (!flag || flag.archived || flag.project !== projectId) missingParents.push(parent);
     }
     problem(
       "We detected the following dependencies that need to be created first:",

@@ -1,4 +1,4 @@
-import { conflict, invalidField, nameExists, notFound } from "@signalbox/protocol";
+import { conflict, invalidField, nameExists, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../access/actor.js";
 import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
@@ -134,7 +134,7 @@ export class SegmentService {
   /**
    * For the strategies of a project's flag that name segments: each must be one the actor
    * sees, global or of that project. One they may not see is answered as one that does not
-   * exist; another project's may serve only its own flags, as in the reference.
+   * exist; another project's may serve only its own flags (403, the reference's 400).
    */
   async requireUsable(db: Db, actor: Actor, project: string, ids: number[]): Promise<void> {
     const owners = new Map((await segmentStore.owners(db, ids)).map((row) => [row.id, row]));
@@ -144,8 +144,7 @@ export class SegmentService {
         throw invalidField("segments", `Segment ${id} does not exist`);
       }
       if (segment.project !== null && segment.project !== project) {
-        throw invalidField(
-          "segments",
+        throw noAccess(
           `Segment ${segment.name} (${id}) belongs to project ${segment.project}: only that project's flags can use it`,
         );
       }

@@ -58,6 +58,15 @@ function view(row: TokenRow): TokenView {
 const visible = (actor: Actor, token: TokenView) =>
   token.projects.every((project) => project === "*" || canSee(actor, project));
 
+/** A token for every project reads the private ones too: only who sees them all may change it. */
+function requireWholeView(actor: Actor, token: TokenView): void {
+  if (token.projects.includes("*") && hiddenProjects(actor).length > 0) {
+    throw noAccess(
+      "This token reads every project, private ones you cannot see included: only someone who sees every project may change or delete it.",
+    );
+  }
+}
+
 const tokenMissing = (id: number | string) => notFound(`Could not find API token ${id}`);
 
 // The update event carries no environment, as it always has: only create and delete name one.
@@ -215,6 +224,7 @@ export class TokenService {
       const before = await tokens.require(change.db, id);
       if (!visible(actor, before)) throw tokenMissing(id);
       requirePermission(actor, TOKEN_PERMISSIONS.update[before.type]);
+      requireWholeView(actor, before);
       await tokenStore.updateExpiry(change.db, id, date);
       const after = await tokens.require(change.db, id);
       change.record({ type: "api-token-updated", data: after, preData: before });
@@ -233,6 +243,7 @@ export class TokenService {
       await tokens.remove(change, id, async (before) => {
         if (!visible(actor, before)) throw tokenMissing(idOrSecret);
         requirePermission(actor, TOKEN_PERMISSIONS.delete[before.type]);
+        requireWholeView(actor, before);
         await tokenStore.remove(change.db, id);
       });
       change.credentialsChanged();

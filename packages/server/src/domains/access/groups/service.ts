@@ -1,5 +1,6 @@
 import { invalidField, nameExists, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
+import { canSee } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
 import type { GroupEventData } from "../../events/catalogue.js";
 import { resource } from "../../events/resource.js";
@@ -55,12 +56,12 @@ export class GroupService {
     private readonly members: () => GroupProjects,
   ) {}
 
-  async list(_actor: Actor): Promise<GroupView[]> {
-    return this.views(this.db, await groupStore.list(this.db));
+  async list(actor: Actor): Promise<GroupView[]> {
+    return (await this.views(this.db, await groupStore.list(this.db))).map((group) => seenBy(actor, group));
   }
 
-  async get(_actor: Actor, id: number): Promise<GroupView> {
-    return this.view(this.db, id);
+  async get(actor: Actor, id: number): Promise<GroupView> {
+    return seenBy(actor, await this.view(this.db, id));
   }
 
   create(actor: Actor, input: NewGroup): Promise<GroupView> {
@@ -201,3 +202,9 @@ export class GroupService {
 }
 
 const nameTakenError = (name: string) => nameExists(`A group named ${name} already exists`);
+
+/** A group as the actor may see it: the private projects hidden from them are left out of its projects. */
+const seenBy = (actor: Actor, group: GroupView): GroupView => ({
+  ...group,
+  projects: group.projects.filter((project) => canSee(actor, project)),
+});

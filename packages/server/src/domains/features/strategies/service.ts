@@ -35,6 +35,9 @@ const strategyView = (row: StrategyRow): StrategyView => ({
   parameters: row.parameters,
 });
 
+const missingStrategy = (id: string, flag: FlagRef, environment: string) =>
+  notFound(`Could not find strategy ${id} of ${flag.name} in ${environment}`);
+
 /** What strategies ask of the projects, segments and strategy-definitions domains. */
 export interface StrategyLookups {
   projects: Pick<ProjectService, "requireActive" | "defaultStrategy">;
@@ -155,13 +158,10 @@ export class StrategyService {
       const known = new Set(
         (await strategyStore.ofFlags(change.db, [flag.name], place.environment)).map((s) => s.id),
       );
-      order.forEach((entry, index) => {
-        if (!known.has(entry.id))
-          throw invalidField(
-            `${index}.id`,
-            `strategy ${entry.id} is not one of this flag's in ${place.environment}`,
-          );
-      });
+      // Another flag's strategy is not found here, as by its own route.
+      for (const entry of order) {
+        if (!known.has(entry.id)) throw missingStrategy(entry.id, flag, place.environment);
+      }
       for (const entry of order)
         await strategyStore.update(change.db, entry.id, { sortOrder: entry.sortOrder });
       change.record({ type: "strategy-order-changed", ...subject(flag, place.environment), data: order });
@@ -242,7 +242,7 @@ export class StrategyService {
   private async require(db: Db, flag: FlagRef, environment: string, id: string): Promise<StrategyRow> {
     const strategy = await strategyStore.byId(db, id);
     if (!strategy || strategy.feature_name !== flag.name || strategy.environment !== environment) {
-      throw notFound(`Could not find strategy ${id} of ${flag.name} in ${environment}`);
+      throw missingStrategy(id, flag, environment);
     }
     return strategy;
   }
