@@ -7,6 +7,7 @@ import { ACTION_SPECS } from "../src/domains/change-requests/actions.js";
 import type { Action } from "../src/domains/change-requests/schemas.js";
 import { fingerprint } from "./support/fingerprint.js";
 import { createUser, login } from "./support/people.js";
+import { EDITOR_ROOT, MEMBER } from "./support/role-expectations.js";
 import { CLIENT_TOKEN, type Reply, startTestServer, type TestServer } from "./support/server.js";
 
 // Objects named by id, across projects: generated from the route table and from every
@@ -27,47 +28,6 @@ import { CLIENT_TOKEN, type Reply, startTestServer, type TestServer } from "./su
 type Role = "editor" | "owner" | "member";
 const ROLES: Role[] = ["editor", "owner", "member"];
 
-const EDITOR_ROOT = new Set([
-  "CREATE_PROJECT",
-  "CREATE_ADDON",
-  "UPDATE_ADDON",
-  "DELETE_ADDON",
-  "UPDATE_APPLICATION",
-  "CREATE_CONTEXT_FIELD",
-  "UPDATE_CONTEXT_FIELD",
-  "DELETE_CONTEXT_FIELD",
-  "CREATE_STRATEGY",
-  "UPDATE_STRATEGY",
-  "DELETE_STRATEGY",
-  "CREATE_TAG_TYPE",
-  "UPDATE_TAG_TYPE",
-  "DELETE_TAG_TYPE",
-  "CREATE_SEGMENT",
-  "UPDATE_SEGMENT",
-  "DELETE_SEGMENT",
-  "READ_CLIENT_API_TOKEN",
-  "CREATE_CLIENT_API_TOKEN",
-  "UPDATE_CLIENT_API_TOKEN",
-  "DELETE_CLIENT_API_TOKEN",
-  "READ_FRONTEND_API_TOKEN",
-  "CREATE_FRONTEND_API_TOKEN",
-  "UPDATE_FRONTEND_API_TOKEN",
-  "DELETE_FRONTEND_API_TOKEN",
-  "READ_ROLE",
-]);
-/** Changing flags, in every environment: the Member role, and the Editor's in `default`. */
-const MEMBER = new Set([
-  "CREATE_FEATURE",
-  "UPDATE_FEATURE",
-  "DELETE_FEATURE",
-  "UPDATE_FEATURE_VARIANTS",
-  "UPDATE_FEATURE_DEPENDENCY",
-  "CREATE_FEATURE_STRATEGY",
-  "UPDATE_FEATURE_STRATEGY",
-  "DELETE_FEATURE_STRATEGY",
-  "UPDATE_FEATURE_ENVIRONMENT",
-  "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
-]);
 const ROOT = new Set<string>(ROOT_PERMISSIONS);
 /** What only a change request's author (or an admin) may do to it: none of the three wrote one. */
 const AUTHOR = "AUTHOR";
