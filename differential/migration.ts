@@ -1,10 +1,11 @@
-// The migration test: a team moves from the Unleash reference to Signalbox with the
-// reference's own export. The reference (unleash-server) gets the differential test's
-// generated configuration; Signalbox gets only what an import cannot bring (environments,
-// projects, strategy types, SDK tokens, and the segments, copied from the reference by
-// name); then each project is exported from the reference, environment by environment,
-// through its export API, validated and imported into Signalbox through Signalbox's, and the
-// published Node SDK, pointed at each service, must answer alike for every flag and context.
+// The migration test: a team moves from the Unleash reference to Signalbox as
+// docs/migrating-from-unleash.md says. The reference (unleash-server) gets the differential
+// test's generated configuration; Signalbox gets only what an import cannot bring
+// (environments, projects, strategy types, SDK tokens, and the segments, copied from the
+// reference by name); then each project is exported from the reference, environment by
+// environment, and imported into Signalbox with the `signalbox` command; the published Node
+// SDK, pointed at each service, must answer alike for every flag and context, and
+// `signalbox compare` must find no flag that disagrees in any environment.
 //
 //   npm run test:migration                 a random seed, printed
 //   MIGRATION_SEED=1234 npm run test:migration   replays a run
@@ -13,10 +14,11 @@
 // exported files, both services' SDK documents and every disagreement as JSON. Needs PostgreSQL (DATABASE_URL)
 // and the reference installed (`npm ci --prefix reference`).
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Random, randomSeed } from "@signalbox/server/compare";
 import type { Unleash } from "unleash-client";
 import { applyTo, request } from "./lib/apply.js";
 import { generateContexts } from "./lib/contexts.js";
@@ -24,7 +26,6 @@ import { type Document, dependencyNotes } from "./lib/documents.js";
 import { connectSdk, type EvaluationDifference, evaluateAll } from "./lib/evaluate.js";
 import { generate } from "./lib/generate.js";
 import { explain } from "./lib/known.js";
-import { Random, randomSeed } from "./lib/random.js";
 import {
   createDatabase,
   dropDatabase,
@@ -80,43 +81,6 @@ async function must(
     );
   }
   return answer.body;
-}
-
-interface ExportFile {
-  features: { name: string }[];
-  featureStrategies: { id?: string; featureName?: string; sortOrder?: number }[];
-}
-
-/**
- * The strategies' order in the environment, from the reference's admin API. Its export
- * leaves their positions out (its strategy store reads no sort_order for the export), so a file it
- * writes loses the order in which SDKs try a flag's strategies, which decides the variant a
- * user gets; a file Signalbox writes keeps it. A team migrating with the reference's files
- * puts them back, as this does.
- */
-async function sortOrders(project: string, environment: string, file: ExportFile) {
-  const orders = new Map<string, number>();
-  for (const { name } of file.features) {
-    const flag = (await must(
-      services.reference,
-      tokens.admin,
-      "GET",
-      `/api/admin/projects/${project}/features/${encodeURIComponent(name)}`,
-    )) as { environments: { name: string; strategies: { id: string; sortOrder: number }[] }[] };
-    // Ranked as the reference ranks them for SDKs: by position, ties by id.
-    const ranked = [...(flag.environments.find((env) => env.name === environment)?.strategies ?? [])].sort(
-      (a, b) => a.sortOrder - b.sortOrder || a.id.localeCompare(b.id),
-    );
-    for (const [rank, strategy] of ranked.entries()) orders.set(strategy.id, rank);
-  }
-  return orders;
-}
-
-function placeStrategies(file: ExportFile, orders: Map<string, number>): void {
-  for (const strategy of file.featureStrategies) {
-    const order = strategy.id === undefined ? undefined : orders.get(strategy.id);
-    if (strategy.sortOrder === undefined && order !== undefined) strategy.sortOrder = order;
-  }
 }
 
 try {
@@ -190,29 +154,26 @@ try {
   let imported = 0;
   for (const project of plan.projects) {
     for (const environment of project.environments) {
-      const data = (await must(reference, tokens.admin, "POST", "/api/admin/features-batch/export", {
-        project: project.id,
-        environment,
-      })) as { features: unknown[] };
-      placeStrategies(data as ExportFile, await sortOrders(project.id, environment, data as ExportFile));
-      const body = { project: project.id, environment, data };
-      exported.push(body);
-      files++;
-      bytes += JSON.stringify(body).length;
-      if (environment === project.environments[0]) imported += data.features.length;
-      // As a person moving over would: the signalbox command validates, then imports, in
-      // requests within the service's default body limit (an export of a large project is not).
+      // As a person moving over would, with the signalbox command: export from the reference
+      // (which puts back the strategies' positions its export leaves out), then validate and
+      // import, in requests within the service's default body limit (an export of a large
+      // project is not).
       const file = join(folder, `${project.id}-${environment}.json`);
-      writeFileSync(file, JSON.stringify(body));
-      const run = await signalboxCommand(["import", "--file", file], {
+      const where = ["--project", project.id, "--environment", environment];
+      await signalboxCommand(["export", ...where, "--output", file], {
+        SIGNALBOX_URL: reference.url,
+        SIGNALBOX_TOKEN: tokens.admin,
+      });
+      const text = readFileSync(file, "utf8");
+      const data = JSON.parse(text) as { features: unknown[] };
+      exported.push({ project: project.id, environment, data });
+      files++;
+      bytes += text.length;
+      if (environment === project.environments[0]) imported += data.features.length;
+      await signalboxCommand(["import", "--file", file, ...where], {
         SIGNALBOX_URL: signalbox.url,
         SIGNALBOX_TOKEN: importer,
       });
-      if (run.code !== 0) {
-        throw new Error(
-          `signalbox would not import ${project.id}/${environment} (exit ${run.code}): ${run.stderr.slice(-3000)}`,
-        );
-      }
     }
   }
   log(
@@ -313,8 +274,26 @@ try {
     console.log(`  reference: ${JSON.stringify(first.reference)}`);
     console.log(`  signalbox: ${JSON.stringify(first.signalbox)}`);
   }
+  // What the migration guide has a person run to verify a migration: `signalbox compare`,
+  // for each environment, with each service's client token.
+  const disagreeing: string[] = [];
+  for (const environment of plan.environments) {
+    const args = [
+      "compare",
+      ...["--from", reference.url, "--from-token", tokenFor("reference", environment)],
+      ...["--to", signalbox.url, "--to-token", tokenFor("signalbox", environment)],
+      ...["--contexts", "1000", "--seed", String(seed)],
+    ];
+    try {
+      const output = await signalboxCommand(args);
+      console.log(`migration: ${environment}: ${output.trim().split("\n").at(-1)}`);
+    } catch (error) {
+      disagreeing.push(environment);
+      console.log(`migration: ${environment}: ${(error as Error).message}`);
+    }
+  }
   console.log(
-    `migration: seed ${seed}, ${plan.flagCount} generated flags, ${files} files, ${flagsServed} flag × environment pairs served, ${contextCount} contexts, ${evaluations} evaluations, ${unexplained.length} disagreements (${seconds()} s)`,
+    `migration: seed ${seed}, ${plan.flagCount} generated flags, ${files} files, ${flagsServed} flag × environment pairs served, ${contextCount} contexts, ${evaluations} evaluations, ${unexplained.length} disagreements, signalbox compare disagreeing in ${disagreeing.length} environments (${seconds()} s)`,
   );
   if (process.env.MIGRATION_REPORT) {
     writeFileSync(
@@ -325,7 +304,7 @@ try {
       `migration: files, SDK documents and disagreements written to ${process.env.MIGRATION_REPORT}`,
     );
   }
-  exitCode = unexplained.length === 0 ? 0 : 1;
+  exitCode = unexplained.length === 0 && disagreeing.length === 0 ? 0 : 1;
 } catch (error) {
   console.error(`migration: seed ${seed}: the run could not finish:`, error);
 } finally {
@@ -336,17 +315,21 @@ try {
 }
 process.exit(exitCode);
 
-/** Runs the `signalbox` command from its source, as the import-export tests do. */
-function signalboxCommand(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
+/** Runs the `signalbox` command from its source, as the import-export tests do; its stdout, or it throws. */
+function signalboxCommand(args: string[], env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       ["--conditions=signalbox-source", "--import", "tsx", CLI, ...args],
       { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        reject(
+          new Error(
+            `signalbox ${args.join(" ")} (exit ${error.code}):\n${stdout.slice(-3000)}${stderr.slice(-3000)}`,
+          ),
+        );
+      },
     );
   });
 }

@@ -10,6 +10,7 @@
 // Also: DIFF_FLAGS (200), DIFF_CONTEXTS (2000), DIFF_FRONTEND_CONTEXTS (all of them),
 // DIFF_PLAYGROUND_CONTEXTS (200), DIFF_REPORT=<file> writes every difference as JSON.
 import { writeFileSync } from "node:fs";
+import { Random, randomSeed } from "@signalbox/server/compare";
 import type { Unleash } from "unleash-client";
 import { type Applied, apply, request } from "./lib/apply.js";
 import { generateContexts } from "./lib/contexts.js";
@@ -19,7 +20,6 @@ import { compareFrontend, sessionReaders } from "./lib/frontend.js";
 import { generate } from "./lib/generate.js";
 import { type Difference, explain, INLINING_NOTE, KNOWN_DIFFERENCES, TIED_ORDER_NOTE } from "./lib/known.js";
 import { comparePlayground, type PlaygroundDifference } from "./lib/playground.js";
-import { Random, randomSeed } from "./lib/random.js";
 import {
   createDatabase,
   dropDatabase,

@@ -33,12 +33,25 @@ export function buildStale() {
       run(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json")]);
     }
   }
+  // The embedded database's template, for the installed PGlite and the built migrations: the
+  // script tells whether it is current (its name holds the PGlite version) and returns at once if so.
+  run(process.execPath, [join(packages, "server", "scripts", "embedded-template.mjs")]);
   // The UI's client is typed from the service's routes: a changed schema rebuilds it too.
   const ui = join(packages, "ui");
-  const inputs = ["src", "public", "index.html", "vite.config.ts", "tsconfig.json", "package.json"];
+  const inputs = [
+    "src",
+    "public",
+    "scripts",
+    "index.html",
+    "vite.config.ts",
+    "tsconfig.json",
+    "package.json",
+  ];
   if (
     stale(join(ui, "dist", "index.html"), [
       ...inputs.map((file) => join(ui, file)),
+      // The guides the UI carries (scripts/guides-plugin.ts).
+      join(root, "docs"),
       join(packages, "server", "src"),
     ])
   ) {

@@ -1,35 +1,11 @@
-/** Paths at which two JSON values differ; object key order is not a difference. */
-export function jsonDiff(a: unknown, b: unknown, path = "", out: string[] = [], limit = 20): string[] {
-  if (out.length >= limit) return out;
-  if (a === b) return out;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) out.push(`${path || "."} (length ${a.length} vs ${b.length})`);
-    for (let i = 0; i < Math.min(a.length, b.length); i++) jsonDiff(a[i], b[i], `${path}[${i}]`, out, limit);
-    return out;
-  }
-  if (isObject(a) && isObject(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (!(key in a)) out.push(`${path}.${key} (only signalbox)`);
-      else if (!(key in b)) out.push(`${path}.${key} (only reference)`);
-      else jsonDiff(a[key], b[key], `${path}.${key}`, out, limit);
-    }
-    return out;
-  }
-  out.push(path || ".");
-  return out;
-}
+// The shared comparison of JSON values, naming the side a key is missing from as the
+// reference or Signalbox.
+import { jsonDiff as diff } from "@signalbox/server/compare";
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { at } from "@signalbox/server/compare";
 
-/** Reads a path written by jsonDiff (`.a.b[2].c`), ignoring its note in parentheses. */
-export function at(value: unknown, path: string): unknown {
-  const clean = path.replace(/ \(.*\)$/, "");
-  let current = value;
-  for (const part of clean.match(/[^.[\]]+/g) ?? []) {
-    if (current === undefined || current === null) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
+const SIDES = ["reference", "signalbox"] as const;
+
+/** Paths at which the reference's value and Signalbox's differ. */
+export const jsonDiff = (reference: unknown, signalbox: unknown): string[] =>
+  diff(reference, signalbox, SIDES);

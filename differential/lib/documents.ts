@@ -1,5 +1,6 @@
 // Compares the SDK documents (GET /api/client/features) of the two services, flag by flag,
-// after the normalisations below: each removes something no SDK can see.
+// after the shared normalisations (NORMALISATIONS): each removes something no SDK can see.
+import { type Document, normalise } from "@signalbox/server/compare";
 import { at, jsonDiff } from "./diff.js";
 import {
   DISABLED_PARENT_NOTE,
@@ -9,13 +10,7 @@ import {
   USER_WITH_ID_PARENT_NOTE,
 } from "./known.js";
 
-export interface Document {
-  version: number;
-  features: Record<string, unknown>[];
-  segments?: { id: number }[];
-  query?: Record<string, unknown>;
-  [key: string]: unknown;
-}
+export { type Document, NORMALISATIONS } from "@signalbox/server/compare";
 
 export interface DocumentDifference {
   kind: "document";
@@ -27,75 +22,6 @@ export interface DocumentDifference {
   reference: unknown;
   signalbox: unknown;
   note?: string;
-}
-
-/**
- * Normalisations, applied to both documents before comparing. Each says why no SDK can
- * tell the difference. Nothing that changes an evaluation belongs here.
- */
-export const NORMALISATIONS: { name: string; why: string; apply(document: Document): void }[] = [
-  {
-    name: "the reference's `meta` block is dropped",
-    why: "revision id, ETag and query hash for its own caches; SDKs read the ETag header, not this (unleash-client 6.12.1 never reads `meta`)",
-    apply(document) {
-      delete document.meta;
-    },
-  },
-  {
-    name: "flags are compared by name, not by position in `features`",
-    why: "SDKs index the listing by flag name; the order of the array decides nothing",
-    apply(document) {
-      document.features.sort((a, b) => String(a.name).localeCompare(String(b.name)));
-    },
-  },
-  {
-    name: "an empty `segments` list on a strategy is the same as none",
-    why: "SDKs read a missing list of segment ids as an empty one",
-    apply(document) {
-      for (const feature of document.features) {
-        for (const strategy of (feature.strategies ?? []) as Record<string, unknown>[]) {
-          if (Array.isArray(strategy.segments) && strategy.segments.length === 0) delete strategy.segments;
-        }
-      }
-    },
-  },
-  {
-    name: "a strategy's constraints are compared in any order",
-    why: "every constraint must hold and none has side effects, so their order decides nothing; the reference appends inlined segment constraints in the row order of its SQL join",
-    apply(document) {
-      for (const feature of document.features) {
-        for (const strategy of (feature.strategies ?? []) as Record<string, unknown>[]) {
-          if (Array.isArray(strategy.constraints)) {
-            strategy.constraints = [...strategy.constraints].sort((a, b) =>
-              canonical(a).localeCompare(canonical(b)),
-            );
-          }
-        }
-      }
-    },
-  },
-  {
-    name: "segments are compared by id, not by position in `segments`",
-    why: "SDKs look segments up by the ids strategies name",
-    apply(document) {
-      document.segments?.sort((a, b) => a.id - b.id);
-    },
-  },
-];
-
-/** JSON with keys sorted, so equal values print alike. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner) =>
-    inner && typeof inner === "object" && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
-}
-
-export function normalise(document: Document): Document {
-  const copy = structuredClone(document);
-  for (const normalisation of NORMALISATIONS) normalisation.apply(copy);
-  return copy;
 }
 
 /** Segment ids the listed flags' strategies name. */

@@ -1,10 +1,10 @@
 // The published Node SDK, pointed at each service, evaluates every flag for every context.
 // Both SDK instances run the same code, so any difference comes from the documents the
 // services served: what a user of either service would see.
+import { pairSeed, withSeededMath } from "@signalbox/server/compare";
 import { type Context, InMemStorageProvider, Unleash } from "unleash-client";
 import type { GeneratedContext, WireContext } from "./contexts.js";
 import { jsonDiff } from "./diff.js";
-import { Random } from "./random.js";
 import type { Side } from "./servers.js";
 
 export interface Evaluation {
@@ -104,24 +104,16 @@ export function evaluateAll(
     for (const definition of sdk.getFeatureToggleDefinitions()) names.add(definition.name);
   const flags = [...names].filter((name) => !skip.has(name)).sort();
   const run: SdkRun = { evaluations: 0, differences: [], random: new Set() };
-  const original = Math.random;
-  let draws = 0;
-  let stream = new Random(seed);
-  Math.random = () => {
-    draws++;
-    return stream.next();
-  };
-  try {
+  withSeededMath((math) => {
     for (const { index, context } of contexts) {
       const sdkView = sdkContext(context);
       const views = frontendViews(context, environment).map(sdkContext);
       flags.forEach((flag, flagIndex) => {
-        const pairSeed =
-          (seed ^ Math.imul(index + 1, 0x9e3779b1) ^ Math.imul(flagIndex + 1, 0x85ebca6b)) >>> 0;
+        const pair = pairSeed(seed, index, flagIndex);
         const answers = {} as Record<Side, Evaluation>;
-        draws = 0;
+        const drawn = math.draws;
         for (const side of ["reference", "signalbox"] as const) {
-          stream = new Random(pairSeed);
+          math.restart(pair);
           const enabled = sdks[side].isEnabled(flag, sdkView);
           const variant = sdks[side].getVariant(flag, sdkView);
           answers[side] = { enabled, variant: { ...variant } };
@@ -130,7 +122,7 @@ export function evaluateAll(
           sdks.reference.isEnabled(flag, view);
           sdks.reference.getVariant(flag, view);
         }
-        if (draws > 0) run.random.add(`${index}:${flag}`);
+        if (math.draws > drawn) run.random.add(`${index}:${flag}`);
         run.evaluations++;
         if (jsonDiff(answers.reference, answers.signalbox).length > 0) {
           run.differences.push({
@@ -144,8 +136,6 @@ export function evaluateAll(
         }
       });
     }
-  } finally {
-    Math.random = original;
-  }
+  });
   return run;
 }

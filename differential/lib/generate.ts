@@ -2,7 +2,7 @@
 // send, in order, and the pools the evaluation contexts draw from so that constraints,
 // user lists and address lists are actually hit.
 import { hostname } from "node:os";
-import type { Random } from "./random.js";
+import type { Random } from "@signalbox/server/compare";
 
 export type Method = "POST" | "PUT" | "PATCH" | "DELETE";
 

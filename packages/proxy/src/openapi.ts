@@ -11,6 +11,19 @@ export interface OpenApiSettings {
   basePath: string;
 }
 
+// Signalbox's mark (the UI's favicon) beside its name, white on the page's dark top bar, in
+// place of the stock page's logo and favicon, which are another project's. The flag service's
+// page has the same: the two packages share no code but the protocol's.
+const MARK =
+  '<rect width="32" height="32" rx="7" fill="#1c7ed6"/><circle cx="11" cy="16" r="5" fill="#fff"/>' +
+  '<rect x="18" y="11" width="8" height="10" rx="2" fill="#a5d8ff"/>';
+const svg = (width: number, body: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} 32"><title>Signalbox</title>${body}</svg>`;
+const LOGO = svg(
+  150,
+  `${MARK}<text x="42" y="23" fill="#fff" font-family="sans-serif" font-size="20" font-weight="700">Signalbox</text>`,
+);
+
 const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
   public: [],
   client: [{ clientKey: [] }],
@@ -73,7 +86,16 @@ export async function registerOpenApi(app: App, settings: OpenApiSettings): Prom
     transformObject: (documents) =>
       "openapiObject" in documents ? nestObjectParameters(documents.openapiObject) : documents.swaggerObject,
   });
-  await app.register(swaggerUi, { routePrefix: docs });
+  await app.register(swaggerUi, {
+    routePrefix: docs,
+    logo: { type: "image/svg+xml", content: LOGO },
+    theme: {
+      title: "Signalbox proxy API reference",
+      favicon: [
+        { filename: "favicon.svg", rel: "icon", type: "image/svg+xml", sizes: "any", content: svg(32, MARK) },
+      ],
+    },
+  });
   app.get(
     `${docs}/openapi.json`,
     {

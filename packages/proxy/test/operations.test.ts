@@ -78,8 +78,13 @@ describe("OpenAPI", () => {
     const page = await proxy.app.inject({ method: "GET", url: "/docs/" });
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(page.body).toContain("swagger-initializer.js");
+    expect(page.body).toContain("<title>Signalbox proxy API reference</title>");
+    expect(page.body).not.toMatch(/favicon-(16x16|32x32)\.png/);
     const script = await proxy.app.inject({ method: "GET", url: "/docs/static/swagger-initializer.js" });
     expect(script.body).toContain("resolveUrl('./json')");
+    // The top bar's logo, set by the start-up script as a data URL: Signalbox's, not the stock one.
+    const logo = /data:image\/svg\+xml;base64,([\w+/=]+)/.exec(script.body)?.[1] ?? "";
+    expect(Buffer.from(logo, "base64").toString()).toContain(">Signalbox</text>");
     const read = await proxy.app.inject({ method: "GET", url: "/docs/json" });
     const served = await proxy.app.inject({ method: "GET", url: "/docs/openapi.json" });
     expect(read.json()).toEqual(served.json());

@@ -70,12 +70,29 @@ describe.each([
   });
 
   test("a context change is never answered from a stale ETag", async () => {
-    const client = await startClient({ usePOSTrequests, context: { userId: "42" } });
+    // Without the refresh timer: a refresh that fires while a context change is asking
+    // aborts that request, and the SDK then resolves the change keeping the flags it had.
+    const asked: Array<string | null> = [];
+    const client = await startClient({
+      usePOSTrequests,
+      context: { userId: "42" },
+      disableRefresh: true,
+      fetch: (url: string, init: RequestInit) => {
+        if (!url.endsWith("/client/metrics")) asked.push(new Headers(init.headers).get("if-none-match"));
+        return fetch(url, init);
+      },
+    });
     expect(client.isEnabled("user-42")).toBe(true);
     await client.updateContext({ userId: "7" });
     expect(client.isEnabled("user-42")).toBe(false);
     await client.setContextField("userId", "42");
     expect(client.isEnabled("user-42")).toBe(true);
+    // Each change was asked with the ETag of the answer for the context before it.
+    expect(asked).toHaveLength(3);
+    expect(asked[0]).toBeNull();
+    expect(asked[1]).toBeTruthy();
+    expect(asked[2]).toBeTruthy();
+    expect(asked[2]).not.toBe(asked[1]);
   });
 });
 

@@ -47,6 +47,8 @@ if (argument === "--help" || argument === "-h") {
     process.once("SIGINT", () => void stop("SIGINT"));
     // Started by a supervisor over IPC (`npm start`): stop with it, even when it was killed outright.
     if (process.channel) process.once("disconnect", () => void stop("supervisor gone"));
+    // Tells that supervisor this process, and not another, now answers on the port.
+    if (process.connected) process.send?.("listening");
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof StartupError;
     process.stderr.write(`signalbox-server: ${known ? (error as Error).message : (error as Error).stack}\n`);

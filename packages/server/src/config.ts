@@ -283,6 +283,9 @@ export function loadConfig(env: Env = process.env): Config {
     tokens.forEach((token, index) => {
       if (!/^[^:]+:[^.]+\..+$/.test(token))
         errors.push(`${name}: entry ${index + 1} must look like <project>:<environment>.<secret>`);
+      // The reference's `[]:` marks a token for several projects, which ones its secret does not say.
+      else if (token.startsWith("[]:"))
+        errors.push(`${name}: entry ${index + 1} is for several projects ([]:…): name one project, or *`);
       else if (name === "INIT_ADMIN_API_TOKENS" && !token.startsWith("*:*."))
         errors.push(
           `${name}: entry ${index + 1} must look like *:*.<secret> (admin tokens cover every project and environment)`,

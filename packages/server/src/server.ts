@@ -3,6 +3,7 @@ import { system } from "./access/actor.js";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { connect } from "./db/connection.js";
+import { type Origin, seedDataDir, templateFile } from "./db/embedded-template.js";
 import { migrate } from "./db/migrate.js";
 import {
   databaseProblem,
@@ -29,7 +30,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const embedded = !config.databaseUrl && !config.dataDir.startsWith("memory://");
   const unlock = embedded ? lockDataDir(config.dataDir) : () => {};
   let connection: Awaited<ReturnType<typeof connect>>;
+  let origin: Origin | undefined;
   try {
+    if (embedded) origin = await seedDataDir(config.dataDir);
     connection = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   } catch (error) {
     unlock();
@@ -41,6 +44,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     await migrate(connection.db);
     const { app, services } = await buildApp(config, connection.db, { pool: connection.pool });
+    if (origin === "template") {
+      app.log.info(`created the embedded database in ${config.dataDir} from the prepared one`);
+    } else if (origin === "initdb") {
+      app.log.warn(
+        `no prepared embedded database at ${templateFile()}: initialised a new one in ${config.dataDir}, ` +
+          "which takes several hundred MB more memory on this first start",
+      );
+    }
     await services.events.start(
       connection.subscribe ? { subscribe: connection.subscribe, pollMs: config.revisionPollMs } : undefined,
     );

@@ -1,17 +1,13 @@
 #!/usr/bin/env node
 // `signalbox`: export, validate and import flags on a running Signalbox (or Unleash) service
-// over its admin API, with a personal access token or a service account's token.
+// over its admin API, with a personal access token or a service account's token; and compare
+// what two services serve their SDKs.
 import { readFile, writeFile } from "node:fs/promises";
-import http from "node:http";
-import https from "node:https";
 import { parseArgs } from "node:util";
+import { call, EXIT, Failure, refusal, say, serviceUrl } from "./cli-common.js";
+import { compare } from "./compare-command.js";
+import { type Exported, placeStrategies, unplaced } from "./export-order.js";
 import { ChunkTooLarge, type ImportBody, importChunks } from "./import-chunks.js";
-
-/** Exit codes: what a script calling this can tell apart. */
-const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
-
-/** Bodies at least this large show their progress on stderr as they go. */
-const PROGRESS_FROM = 64 * 1024;
 
 /** The service's body limit unless its BODY_LIMIT raises it: 100 kB, as the spec has it. */
 const DEFAULT_MAX_BODY = 100 * 1024;
@@ -20,11 +16,15 @@ const USAGE = `Usage:
   signalbox export   --project P --environment E [--features a,b | --tag VALUE] [--output FILE]
   signalbox validate --file FILE [--project P] [--environment E]
   signalbox import   --file FILE [--project P] [--environment E]
+  signalbox compare  --from URL --from-token T --to URL --to-token T [--contexts N] [--seed S]
+                     (signalbox compare --help says more)
 
   --url URL      the service (or SIGNALBOX_URL; default http://localhost:4242)
   --token TOKEN  a personal access token or a service account's token (or SIGNALBOX_TOKEN);
                  imports refuse admin tokens
-  --output FILE  where export writes the file (default: standard output)
+  --output FILE  where export writes the file (default: standard output); strategies the
+                 service's export leaves without a position (Unleash's do) get theirs from
+                 its admin API
   --file FILE    an exported file, or an import body {project, environment, data}; --project
                  and --environment say where it goes and win over the body's
   --max-body N   the largest request the service takes, in bytes: its BODY_LIMIT
@@ -38,108 +38,6 @@ imported (importing the file again, once fixed, overwrites them). Exit codes: 0 
 1 refused (validation errors, missing permissions, or the service said no), 2 wrong usage
 or unreadable file, 3 service unreachable.
 `;
-
-class Failure extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-  ) {
-    super(message);
-  }
-}
-
-const say = (line: string) => process.stderr.write(`signalbox: ${line}\n`);
-const kilobytes = (bytes: number) => `${Math.round(bytes / 1024)} kB`;
-
-/** Reports a transfer's progress: in place on a terminal, every quarter otherwise. */
-function progress(verb: string, total: number): (done: number) => void {
-  if (total < PROGRESS_FROM) return () => {};
-  let shown = -1;
-  return (done) => {
-    const percent = Math.floor((done / total) * 100);
-    const step = process.stderr.isTTY ? percent : Math.floor(percent / 25) * 25;
-    if (step === shown) return;
-    shown = step;
-    const line = `${verb} ${step}% (${kilobytes(done)} of ${kilobytes(total)})`;
-    if (process.stderr.isTTY) process.stderr.write(`\rsignalbox: ${line}${step === 100 ? "\n" : ""}`);
-    else say(line);
-  };
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** One admin API call; the body goes out, and the answer comes in, in chunks that report progress. */
-function call(url: URL, token: string, path: string, body: unknown): Promise<Answer> {
-  const payload = Buffer.from(JSON.stringify(body));
-  const target = new URL(path, url.href.endsWith("/") ? url : `${url.href}/`);
-  const client = target.protocol === "https:" ? https : http;
-  const sent = progress("sending", payload.length);
-  return new Promise((resolve, reject) => {
-    const request = client.request(
-      target,
-      {
-        method: "POST",
-        headers: {
-          authorization: token,
-          "content-type": "application/json",
-          "content-length": payload.length,
-          accept: "application/json",
-        },
-      },
-      (response) => {
-        const length = Number(response.headers["content-length"] ?? 0);
-        const received = progress("receiving", length);
-        const chunks: Buffer[] = [];
-        let done = 0;
-        response.on("data", (chunk: Buffer) => {
-          chunks.push(chunk);
-          done += chunk.length;
-          received(done);
-        });
-        response.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // Not JSON (a proxy's error page, say): shown as text.
-          }
-          resolve({ status: response.statusCode ?? 0, body: parsed });
-        });
-        response.on("error", reject);
-      },
-    );
-    request.on("error", (error) =>
-      reject(new Failure(`cannot reach ${url.href}: ${error.message}`, EXIT.unreachable)),
-    );
-    const chunk = 64 * 1024;
-    let offset = 0;
-    sent(0);
-    const write = () => {
-      while (offset < payload.length) {
-        const piece = payload.subarray(offset, offset + chunk);
-        offset += piece.length;
-        const more = request.write(piece, () => sent(offset));
-        if (!more) return void request.once("drain", write);
-      }
-      request.end();
-    };
-    write();
-  });
-}
-
-/** The service's refusal, as it worded it. */
-function refusal(answer: Answer, what: string): Failure {
-  const body = answer.body as { message?: string; details?: { message: string }[] } | undefined;
-  const details = (body?.details ?? []).map((detail) => `\n  - ${detail.message}`).join("");
-  const message = body?.message ?? (typeof answer.body === "string" ? answer.body : "");
-  // A service whose limit is below --max-body: smaller requests would go through.
-  const hint = answer.status === 413 ? "\n  give the service's limit as --max-body" : "";
-  return new Failure(`${what} refused (${answer.status}): ${message}${details}${hint}`, EXIT.refused);
-}
 
 interface Finding {
   message: string;
@@ -228,6 +126,7 @@ async function readBody(
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "compare") return compare(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -250,16 +149,11 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (!command || !["export", "validate", "import"].includes(command) || rest.length > 0) {
-    throw new Failure(`expected export, validate or import\n${USAGE}`, EXIT.usage);
+    throw new Failure(`expected export, validate, import or compare\n${USAGE}`, EXIT.usage);
   }
   const token = values.token ?? process.env.SIGNALBOX_TOKEN;
   if (!token) throw new Failure("no token: give --token or set SIGNALBOX_TOKEN", EXIT.usage);
-  let url: URL;
-  try {
-    url = new URL(values.url ?? process.env.SIGNALBOX_URL ?? "http://localhost:4242");
-  } catch {
-    throw new Failure(`--url is not a URL: ${values.url ?? process.env.SIGNALBOX_URL}`, EXIT.usage);
-  }
+  const url = serviceUrl(values.url || process.env.SIGNALBOX_URL || "http://localhost:4242", "--url");
 
   if (command === "export") {
     if (!values.environment) throw new Failure("export needs --environment", EXIT.usage);
@@ -271,6 +165,11 @@ async function main(argv: string[]): Promise<number> {
     };
     const answer = await call(url, token, "api/admin/features-batch/export", query);
     if (answer.status !== 200) throw refusal(answer, "export");
+    const flags = unplaced(answer.body as Exported).length;
+    if (flags > 0) {
+      say(`the export leaves out where strategies stand: reading it for ${flags} flags from the admin API`);
+      await placeStrategies(url, token, answer.body as Exported, values.environment, values.project);
+    }
     const text = `${JSON.stringify(answer.body, null, 2)}\n`;
     if (values.output) await writeFile(values.output, text);
     else process.stdout.write(text);

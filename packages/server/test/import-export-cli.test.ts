@@ -1,37 +1,14 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, login } from "./support/people.js";
-import { startTestServer, type TestServer } from "./support/server.js";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "./support/server.js";
+import { signalbox } from "./support/signalbox-command.js";
 
 // The `signalbox` command, run as a child process against test services: export from one,
 // validate and import into another, and its refusals and exit codes.
-
-const CLI = fileURLToPath(new URL("../src/signalbox-cli.ts", import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function signalbox(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--conditions=signalbox-source", "--import", "tsx", CLI, ...args],
-      {
-        env: { ...process.env, SIGNALBOX_URL: "", SIGNALBOX_TOKEN: "", ...env },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 async function personalToken(server: TestServer): Promise<string> {
   const user = await createUser(server, { rootRole: "Admin" });
@@ -130,13 +107,32 @@ describe("the signalbox command", () => {
     expect((await target.request("/api/admin/projects/default/features/gamma")).status).toBe(404);
   });
 
+  it("refuses an import with an admin token, saying why once", async () => {
+    const file = join(folder, "admin.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        features: [{ name: "delta" }],
+        featureStrategies: [{ name: "default", featureName: "delta" }],
+        tagTypes: [],
+      }),
+    );
+    const where = ["--file", file, "--project", "default", "--environment", "development"];
+    const run = await signalbox(["import", ...where, "--url", target.url, "--token", ADMIN_TOKEN]);
+    expect(run.code).toBe(1);
+    const reason = "You can't use an admin token to import features.";
+    expect(run.stderr).toContain(`import refused (400): ${reason}`);
+    expect(run.stderr.split(reason).length - 1).toBe(1);
+    expect((await target.request("/api/admin/projects/default/features/delta")).status).toBe(404);
+  });
+
   it("says what is wrong with its use, and whether the service could be reached", async () => {
     const noToken = await signalbox(["export", "--environment", "development", "--url", source.url]);
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/no token: give --token or set SIGNALBOX_TOKEN/);
     const unknown = await signalbox(["publish", "--token", "x"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/expected export, validate or import/);
+    expect(unknown.stderr).toMatch(/expected export, validate, import or compare/);
     const missing = await signalbox(["import", "--file", join(folder, "none.json"), "--token", "x"]);
     expect(missing.code).toBe(2);
     const unreachable = await signalbox([

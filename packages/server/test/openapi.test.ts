@@ -29,6 +29,19 @@ describe("the OpenAPI document", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
   });
 
+  it("is Signalbox's page: its name, its mark, and none of the stock page's logos", async () => {
+    const page = await server.request<string>("/docs/", { token: null });
+    expect(page.body).toContain("<title>Signalbox API reference</title>");
+    expect(page.body).not.toMatch(/favicon-(16x16|32x32)\.png/);
+    const favicon = await server.request<string>("/docs/static/theme/favicon.svg", { token: null });
+    expect(favicon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(favicon.body).toContain("<title>Signalbox</title>");
+    // The page puts its logo into the top bar from its start-up script, as a data URL.
+    const script = await server.request<string>("/docs/static/swagger-initializer.js", { token: null });
+    const logo = /data:image\/svg\+xml;base64,([\w+/=]+)/.exec(script.body)?.[1] ?? "";
+    expect(Buffer.from(logo, "base64").toString()).toContain(">Signalbox</text>");
+  });
+
   it("lists every route with a response schema for each success status it declares", async () => {
     const { body } = await server.request("/docs/openapi.json");
     const paths = body.paths as Record<string, Record<string, Operation>>;

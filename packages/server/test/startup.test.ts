@@ -150,6 +150,13 @@ describe("the signalbox-server command", () => {
     expect(result.stderr).not.toContain("hunter2");
   });
 
+  it("refuses a start-up token for several projects rather than making it one for every project", async () => {
+    const result = await run([], { DATA_DIR: "memory://", INIT_CLIENT_API_TOKENS: "[]:development.hunter2" });
+    expect(result.code).toBe(1);
+    expectOneLine(result.stderr, "INIT_CLIENT_API_TOKENS", "several projects");
+    expect(result.stderr).not.toContain("hunter2");
+  });
+
   it("reports a start-up token for a missing environment in one line naming its variable", async () => {
     const result = await run([], { DATA_DIR: "memory://", INIT_CLIENT_API_TOKENS: "*:staging.abc" });
     expect(result.code).toBe(1);

@@ -1,10 +1,10 @@
-import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { connect } from "../../src/db/connection.js";
 import { migrate } from "../../src/db/migrate.js";
+import { writeTemplate } from "../../src/db/prepare-template.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -16,11 +16,8 @@ declare module "vitest" {
 // Migrating is the slow part of a fresh database: do it once per run, and let every test
 // file start from a copy of the migrated template.
 export default async function setup(project: TestProject) {
-  const lite = await connect({ dataDir: "memory://" });
-  await migrate(lite.db);
   const dumpFile = join(tmpdir(), `signalbox-template-${process.pid}.tar.gz`);
-  await writeFile(dumpFile, Buffer.from(await (await lite.dump!()).arrayBuffer()));
-  await lite.close();
+  await writeTemplate(dumpFile);
   project.provide("pgliteTemplate", dumpFile);
 
   const url = process.env.DATABASE_URL;

@@ -52,8 +52,9 @@ export default async function globalSetup() {
       INIT_CLIENT_API_TOKENS: CLIENT_TOKEN,
       UNLEASH_DEFAULT_ADMIN_USERNAME: "admin",
       UNLEASH_DEFAULT_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      // The integrations flow's webhook receiver listens on 127.0.0.1, which addons refuse by default.
-      UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION: "true",
+      // The integrations flow's webhook receiver listens on 127.0.0.1, which addons refuse by
+      // default; other private addresses stay refused, as a newcomer's flow shows.
+      UNLEASH_ALLOW_LIST_INTEGRATION: "127.0.0.1",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -1,7 +1,7 @@
-import { Loader } from "@mantine/core";
-import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { createBrowserRouter, type RouteObject, redirect } from "react-router";
 import { LoginPage } from "../auth/login-page";
 import { SignedOutPage } from "../auth/signed-out-page";
+import { Loading } from "../components/loading";
 import { Shell } from "./shell";
 
 // Each screen is its own chunk, loaded when first opened: the login page and the shell are
@@ -15,9 +15,10 @@ export const router = createBrowserRouter([
   { path: "/signed-out", element: <SignedOutPage /> },
   {
     element: <Shell />,
-    HydrateFallback: () => <Loader aria-label="Loading" />,
+    HydrateFallback: () => <Loading fill />,
     children: [
-      { index: true, element: <Navigate to="/projects" replace /> },
+      // Redirected before anything renders: an element would show an empty page while the next loads.
+      { index: true, loader: () => redirect("/projects") },
       { path: "projects", ...page(() => import("../projects/projects-page")) },
       { path: "projects/:projectId", ...page(() => import("../projects/project-page")) },
       { path: "projects/:projectId/:tab", ...page(() => import("../projects/project-page")) },
@@ -43,6 +44,7 @@ export const router = createBrowserRouter([
       { path: "admin/groups", ...page(() => import("../people/groups-page")) },
       { path: "admin/single-sign-on", ...page(() => import("../people/sso-page")) },
       { path: "profile", ...page(() => import("../people/profile-page")) },
+      { path: "guides/:name", ...page(() => import("../guides/guide-page")) },
       { path: "*", ...page(() => import("./not-found-page")) },
     ],
   },

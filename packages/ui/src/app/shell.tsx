@@ -1,15 +1,4 @@
-import {
-  Anchor,
-  AppShell,
-  Burger,
-  Center,
-  Group,
-  Loader,
-  NavLink,
-  ScrollArea,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Anchor, AppShell, Burger, Group, Loader, NavLink, ScrollArea, Text, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Suspense } from "react";
 import { Link, Navigate, Outlet, useLocation, useNavigation } from "react-router";
@@ -17,7 +6,9 @@ import { useCan, useMe } from "../auth/session";
 import { UserMenu } from "../auth/user-menu";
 import { ReviewBadge } from "../change-requests/review-badge";
 import { ErrorPanel } from "../components/error-panel";
+import { Loading } from "../components/loading";
 import { CommandPalette } from "./command-palette";
+import { HelpMenu } from "./help-menu";
 import { SCREENS, type Screen } from "./screens";
 
 const SECTIONS = ["Flags", "Configure", "Observe", "Admin", "You"] as const;
@@ -30,13 +21,7 @@ export function Shell() {
   const can = useCan();
   const [opened, { toggle, close }] = useDisclosure();
 
-  if (me.isPending) {
-    return (
-      <Center h="100vh">
-        <Loader aria-label="Loading" />
-      </Center>
-    );
-  }
+  if (me.isPending) return <Loading fill />;
   if (me.isError) return <ErrorPanel error={me.error} />;
   if (me.data === null) {
     const next = `${location.pathname}${location.search}`;
@@ -60,18 +45,21 @@ export function Shell() {
           </Group>
           <Group>
             <CommandPalette />
+            <HelpMenu />
             <UserMenu user={me.data.user} />
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        <ScrollArea>
+        {/* Compact enough for every link to show in a window 768 pixels high; in a shorter one
+            they scroll, with the scrollbar in sight rather than only on hover. */}
+        <AppShell.Section grow component={ScrollArea} type="auto">
           {SECTIONS.map((section) => {
             const screens = SCREENS.filter((screen) => screen.section === section && visible(screen));
             if (screens.length === 0) return null;
             return (
               <div key={section}>
-                <Text size="xs" c="dimmed" fw={700} tt="uppercase" mt="sm" mb={4} px="sm">
+                <Text size="xs" c="dimmed" fw={700} tt="uppercase" mt={8} mb={2} px="sm">
                   {section}
                 </Text>
                 {screens.map((screen) => (
@@ -80,6 +68,7 @@ export function Shell() {
                     component={Link}
                     to={screen.path}
                     label={screen.label}
+                    py={4}
                     rightSection={screen.path === "/change-requests" ? <ReviewBadge /> : undefined}
                     onClick={close}
                     active={
@@ -90,13 +79,13 @@ export function Shell() {
               </div>
             );
           })}
-        </ScrollArea>
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
         {navigation.state === "loading" && (
-          <Loader size="xs" pos="fixed" top={70} right={20} aria-label="Loading" />
+          <Loader size="xs" pos="fixed" top={70} right={20} role="status" aria-label="Loading the page" />
         )}
-        <Suspense fallback={<Loader aria-label="Loading" />}>
+        <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
       </AppShell.Main>

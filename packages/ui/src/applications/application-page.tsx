@@ -27,6 +27,7 @@ import { ErrorPanel } from "../components/error-panel";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
+import { plural } from "../components/plural";
 import { RelativeTime } from "../components/relative-time";
 import { Usage } from "./usage";
 
@@ -172,9 +173,7 @@ function Environments({ overview }: { overview: Overview }) {
                   last seen <RelativeTime value={environment.lastSeen} empty="never" />
                 </Text>
               </Group>
-              <Text size="sm">
-                {environment.instanceCount} {environment.instanceCount === 1 ? "instance" : "instances"}
-              </Text>
+              <Text size="sm">{plural(environment.instanceCount, "instance")}</Text>
               {environment.sdks.length > 0 && (
                 <Text size="sm" c="dimmed">
                   {environment.sdks.join(", ")}

@@ -53,7 +53,8 @@ export function LoginPage() {
     },
   });
 
-  if (me.data) return <Navigate to={next} replace />;
+  // Someone who arrives logged in goes on; someone who just logged in is taken there above.
+  if (me.data && login.isIdle) return <Navigate to={next} replace />;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     login.mutate();
@@ -83,7 +84,8 @@ export function LoginPage() {
               value={password}
               onChange={(event) => setPassword(event.currentTarget.value)}
             />
-            <Button type="submit" loading={login.isPending}>
+            {/* Once logged in, spinning until the next screen replaces this one: not blank meanwhile. */}
+            <Button type="submit" loading={login.isPending || login.isSuccess}>
               Log in
             </Button>
             {(options.data ?? []).map((option) => (

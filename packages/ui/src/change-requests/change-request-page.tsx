@@ -30,6 +30,8 @@ import { ErrorPanel } from "../components/error-panel";
 import { FormError } from "../components/form-error";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
+import { pickHint } from "../components/pick-hint";
+import { plural } from "../components/plural";
 import { RelativeTime } from "../components/relative-time";
 import { JsonDiff } from "../events/json-diff";
 import { useFlag, useSegments } from "../flags/queries";
@@ -140,7 +142,7 @@ export function ChangeRequestView({ request }: { request: ChangeRequest }) {
           By <strong>{personOf(request.createdBy)}</strong>, <RelativeTime value={request.createdAt} />
         </Text>
         <Text size="sm">
-          {approved} of {request.minApprovals} {request.minApprovals === 1 ? "approval" : "approvals"}
+          {approved} of {plural(request.minApprovals, "approval")}
         </Text>
       </Group>
 
@@ -625,8 +627,7 @@ function Reviews({ request, ask }: { request: ChangeRequest; ask: Verdict | unde
           Reviews
         </Title>
         <Text size="sm">
-          {request.approvals.length} of {request.minApprovals} required{" "}
-          {request.minApprovals === 1 ? "approval" : "approvals"}
+          {request.approvals.length} of {plural(request.minApprovals, "required approval")}
         </Text>
         <People
           label="Approved by"
@@ -679,7 +680,9 @@ function ReviewerPicker({ request, verdict }: { request: ChangeRequest; verdict:
     <Stack gap="xs">
       <MultiSelect
         label="Ask to review"
-        placeholder={available.isLoading ? "Loading people…" : "People who may approve"}
+        placeholder={
+          available.isLoading ? "Loading people…" : pickHint(chosen, "Pick people who may approve")
+        }
         data={[...options].map(([value, label]) => ({ value, label }))}
         value={chosen}
         onChange={setChosen}

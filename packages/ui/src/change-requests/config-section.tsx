@@ -7,6 +7,7 @@ import { ErrorPanel } from "../components/error-panel";
 import { FormError } from "../components/form-error";
 import { GuardedSection } from "../components/guarded-section";
 import { notifyDone } from "../components/notify";
+import { plural } from "../components/plural";
 import { type EnvironmentConfig, useChangeRequestConfig, useChangeRequestsChanged } from "./queries";
 
 /** Project settings: which environments require changes to be reviewed first, and by how many. */
@@ -81,7 +82,7 @@ function EnvironmentRow({
       await changed();
       notifyDone(
         enabled
-          ? `Changes in ${name} now need ${approvals} ${approvals === 1 ? "approval" : "approvals"}.`
+          ? `Changes in ${name} now need ${plural(Number(approvals), "approval")}.`
           : `Changes in ${name} no longer need change requests.`,
       );
     },

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { Link } from "react-router";
+import { plural } from "../components/plural";
 import { changeCount, changeRequestPath, usePendingChangeRequests } from "./queries";
 
 /**
@@ -20,8 +21,8 @@ export function DraftBanner({ projectId }: { projectId: string }) {
           <Alert key={draft.id} color="violet" variant="light" aria-label={`Draft for ${draft.environment}`}>
             <Group justify="space-between">
               <Text size="sm">
-                You have {count} {count === 1 ? "change" : "changes"} in a draft for{" "}
-                <strong>{draft.environment}</strong>. They are made once the request is reviewed and applied.
+                You have {plural(count, "change")} in a draft for <strong>{draft.environment}</strong>. They
+                are made once the request is reviewed and applied.
               </Text>
               <Button component={Link} to={changeRequestPath(projectId, draft.id)} size="compact-sm">
                 Review changes

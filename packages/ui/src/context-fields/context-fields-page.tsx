@@ -4,6 +4,7 @@ import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
 import { GuardedButton } from "../components/guarded-button";
 import { PageHeader } from "../components/page-header";
+import { plural } from "../components/plural";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
@@ -63,7 +64,7 @@ export default function ContextFieldsPage() {
                   : field.legalValues.map((legal) => legal.value).join(", ")}
               </Table.Td>
               <Table.Td>
-                {field.usedInFeatures} flags, {field.usedInProjects} projects
+                {plural(field.usedInFeatures, "flag")}, {plural(field.usedInProjects, "project")}
               </Table.Td>
               <Table.Td>
                 <RowActions>

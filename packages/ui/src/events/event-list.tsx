@@ -5,6 +5,7 @@ import { Fragment, useState } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../api/client";
 import { ErrorPanel } from "../components/error-panel";
+import { plural } from "../components/plural";
 import { RelativeTime } from "../components/relative-time";
 import type { EventFilter } from "./event-types";
 import { JsonDiff } from "./json-diff";
@@ -119,7 +120,7 @@ export function EventList({ filter }: { filter: EventFilter }) {
       </Table>
       <Group justify="space-between">
         <Text size="sm" c="dimmed" aria-live="polite">
-          Showing {listed.length} of {total} {total === 1 ? "event" : "events"}
+          Showing {listed.length} of {plural(total, "event")}
         </Text>
         {events.hasNextPage && (
           <Button

@@ -1,5 +1,6 @@
 import { Box, Text } from "@mantine/core";
 import { structuredPatch } from "diff";
+import { plural } from "../components/plural";
 
 /** Lines of unchanged JSON kept around each change; longer unchanged stretches are folded. */
 const CONTEXT = 3;
@@ -73,7 +74,7 @@ export function JsonDiff({ before, after, label }: { before: unknown; after: unk
       ) : (
         <>
           <Text size="xs" c="dimmed" mb={4}>
-            {added} {added === 1 ? "line" : "lines"} added, {removed} removed
+            {plural(added, "line")} added, {removed} removed
           </Text>
           <Box
             component="pre"
@@ -93,7 +94,7 @@ export function JsonDiff({ before, after, label }: { before: unknown; after: unk
               row.kind === "folded" ? (
                 // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their place
                 <Box key={index} c="dimmed" fs="italic">
-                  {`  ⋯ ${row.count} unchanged ${row.count === 1 ? "line" : "lines"}`}
+                  {`  ⋯ ${plural(row.count, "unchanged line")}`}
                 </Box>
               ) : (
                 // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their place

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { api, unwrap } from "../api/client";
 import { FormError } from "../components/form-error";
 import { notifyDone } from "../components/notify";
+import { plural } from "../components/plural";
 
 /** Hands the browser a file to save, as a link to it clicked. */
 export function download(name: string, content: string): void {
@@ -44,9 +45,7 @@ export function ExportForm({
     onSuccess: (file, chosen) => {
       const day = new Date().toISOString().slice(0, 10);
       download(`export-${projectId}-${chosen}-${day}.json`, JSON.stringify(file, null, 2));
-      notifyDone(
-        `${file.features.length} ${file.features.length === 1 ? "flag" : "flags"} of ${projectId} exported.`,
-      );
+      notifyDone(`${plural(file.features.length, "flag")} of ${projectId} exported.`);
       onDone();
     },
   });

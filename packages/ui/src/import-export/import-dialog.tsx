@@ -6,6 +6,7 @@ import type { Verdict } from "../auth/session";
 import { FormError } from "../components/form-error";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
+import { plural } from "../components/plural";
 
 type ImportBody =
   paths["/api/admin/features-batch/validate"]["post"]["requestBody"]["content"]["application/json"];
@@ -115,7 +116,7 @@ export function ImportForm({
       await client.invalidateQueries({ queryKey: ["project", projectId] });
       await client.invalidateQueries({ queryKey: ["projects"] });
       notifyDone(
-        `${body.data.features.length} ${body.data.features.length === 1 ? "flag" : "flags"} imported into ${projectId} (${body.environment}).`,
+        `${plural(body.data.features.length, "flag")} imported into ${projectId} (${body.environment}).`,
       );
       onDone();
     },
@@ -165,8 +166,7 @@ export function ImportForm({
       />
       {content && "data" in content && (
         <Text size="sm">
-          The file holds {content.data.features.length}{" "}
-          {content.data.features.length === 1 ? "flag" : "flags"}
+          The file holds {plural(content.data.features.length, "flag")}
           {content.data.features.length > 0 &&
             `: ${content.data.features
               .slice(0, 10)

@@ -53,11 +53,12 @@ beforeEach(() =>
 const sentTo = (method: string) => service.sent.filter((request) => request.method === method);
 
 describe("AddonForm", () => {
-  it("is built from the provider's parameters: required and sensitive ones marked", () => {
+  it("is built from the provider's parameters: required ones marked, secrets other than the URL masked", () => {
     renderWithProviders(<AddonForm provider={WEBHOOK} addon={undefined} onDone={() => {}} />);
-    const url = screen.getByLabelText(/Webhook URL/);
+    // Kept hidden once saved, but typed where it can be read.
+    const url = screen.getByRole("textbox", { name: /Webhook URL/ });
     expect(url).toBeRequired();
-    expect(url).toHaveAttribute("type", "password");
+    expect(url).toHaveAttribute("type", "url");
     expect(screen.getByRole("textbox", { name: "Content-Type" })).not.toBeRequired();
     expect(screen.getByLabelText(/Authorization/)).toHaveAttribute("type", "password");
     expect(screen.getByRole("textbox", { name: "Extra HTTP headers" })).toBeInTheDocument();
@@ -68,6 +69,9 @@ describe("AddonForm", () => {
     await userEvent.click(screen.getByRole("button", { name: "Create integration" }));
     expect(await screen.findByText("Webhook URL is required.")).toBeInTheDocument();
     expect(screen.getByText("Choose at least one event to send.")).toBeInTheDocument();
+    // Said beside the button too, and the first field at fault is where the person is taken.
+    expect(screen.getByRole("alert")).toHaveTextContent("Fix the fields marked in red: Webhook URL, Events.");
+    expect(screen.getByLabelText(/Webhook URL/)).toHaveFocus();
     await userEvent.type(screen.getByLabelText(/Webhook URL/), "ftp://example.com");
     expect(screen.getByText("Webhook URL must be an http:// or https:// URL.")).toBeInTheDocument();
     await userEvent.type(screen.getByRole("textbox", { name: "Extra HTTP headers" }), "[[1]");
@@ -168,8 +172,12 @@ describe("AddonForm", () => {
     await userEvent.type(screen.getByLabelText(/Webhook URL/), "http://127.0.0.1/hook");
     await userEvent.click(screen.getByRole("button", { name: "Select all events" }));
     await userEvent.click(screen.getByRole("button", { name: "Create integration" }));
-    expect(await screen.findByText(message)).toBeInTheDocument();
-    expect(screen.getByLabelText(/Webhook URL/)).toHaveAttribute("aria-invalid", "true");
+    // Beside the button that was pressed, and at the field, which is focused.
+    expect(await screen.findByRole("alert")).toHaveTextContent(message);
+    const url = screen.getByLabelText(/Webhook URL/);
+    expect(url).toHaveAttribute("aria-invalid", "true");
+    expect(url).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(url).toHaveFocus();
   });
 });
 

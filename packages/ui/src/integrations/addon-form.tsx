@@ -1,5 +1,7 @@
 import {
+  Alert,
   Anchor,
+  Box,
   Button,
   Fieldset,
   Group,
@@ -12,10 +14,12 @@ import {
   TextInput,
 } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { ApiError, api, unwrap } from "../api/client";
 import { FormError } from "../components/form-error";
 import { notifyDone } from "../components/notify";
+import { pickHint } from "../components/pick-hint";
+import { anchor } from "../guides/markdown";
 import { useProjects } from "../projects/projects-page";
 import { useEnvironments } from "../projects/queries";
 import {
@@ -63,6 +67,7 @@ function ParameterField({
   moved,
   error,
   onChange,
+  inputRef,
 }: {
   definition: ParameterDefinition;
   value: string;
@@ -73,6 +78,7 @@ function ParameterField({
   moved: boolean;
   error: string | undefined;
   onChange: (value: string) => void;
+  inputRef: (element: HTMLElement | null) => void;
 }) {
   const kept = keepsStored(definition, value);
   const dropped = kept && moved;
@@ -100,37 +106,40 @@ function ParameterField({
     error,
     // A mask the new destination drops shows as the empty field it will be.
     value: dropped ? "" : value,
+    ref: inputRef,
   };
-  if (definition.sensitive && definition.type !== "textfield")
-    return (
-      <PasswordInput
-        {...common}
-        autoComplete="off"
-        // Mantine marks a PasswordInput invalid for its styles only.
-        aria-invalid={error ? true : undefined}
-        // Typing into the mask replaces it, as `replaceMask` reads it.
-        onFocus={(event) => kept && !dropped && event.currentTarget.select()}
-        onChange={(event) => onChange(replaceMask(value, event.currentTarget.value))}
-      />
-    );
+  // Typing into a stored value's mask replaces it, as `replaceMask` reads it.
+  const masked = {
+    onFocus: (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) =>
+      kept && !dropped && event.currentTarget.select(),
+    onChange: (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) =>
+      onChange(
+        definition.sensitive ? replaceMask(value, event.currentTarget.value) : event.currentTarget.value,
+      ),
+  };
   if (definition.type === "textfield")
     return (
       <Textarea
         {...common}
+        {...masked}
         autosize
         minRows={definition.name === "bodyTemplate" ? 4 : 2}
         styles={{ input: { fontFamily: "monospace" } }}
-        onFocus={(event) => kept && !dropped && event.currentTarget.select()}
-        onChange={(event) => onChange(replaceMask(value, event.currentTarget.value))}
       />
     );
-  return (
-    <TextInput
-      {...common}
-      type={definition.type === "url" ? "url" : "text"}
-      onChange={(event) => onChange(event.currentTarget.value)}
-    />
-  );
+  // A URL is typed where it can be read, even one kept hidden once saved (a Slack webhook's
+  // carries its secret): a mistyped address is the commonest reason an integration is refused.
+  if (definition.sensitive && definition.type !== "url")
+    return (
+      <PasswordInput
+        {...common}
+        {...masked}
+        autoComplete="off"
+        // Mantine marks a PasswordInput invalid for its styles only.
+        aria-invalid={error ? true : undefined}
+      />
+    );
+  return <TextInput {...common} {...masked} type={definition.type === "url" ? "url" : "text"} />;
 }
 
 /**
@@ -161,6 +170,14 @@ export function AddonForm({
     addon?.environments.filter((e) => e !== "*") ?? [],
   );
   const [tried, setTried] = useState(false);
+  // Each field by its parameter's name (`events` for the events), to take the person to one refused.
+  const fields = useRef(new Map<string, HTMLElement>());
+  const fieldRef = (name: string) => (element: HTMLElement | null) => {
+    if (element) fields.current.set(name, element);
+    else fields.current.delete(name);
+  };
+  // Focusing scrolls the dialog to the field; the reason stays in sight beside the buttons.
+  const focusField = (name: string | undefined) => name && fields.current.get(name)?.focus();
 
   const moved = addon !== undefined && destinationChanged(provider, stored, values);
   const secretsStored = provider.parameters.some(
@@ -168,6 +185,10 @@ export function AddonForm({
   );
   const problems = parameterProblems(provider, values, moved);
   const eventsProblem = events.length === 0 ? "Choose at least one event to send." : undefined;
+  const unfinished = [
+    ...provider.parameters.filter((definition) => problems[definition.name]),
+    ...(eventsProblem ? [{ name: "events", displayName: "Events" }] : []),
+  ];
   const save = useMutation({
     meta: { quiet: true },
     mutationFn: async () => {
@@ -191,20 +212,27 @@ export function AddonForm({
       );
       onDone();
     },
+    onError: (error) =>
+      focusField(provider.parameters.find((definition) => serviceSaid(error, definition.name))?.name),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (Object.keys(problems).length === 0 && !eventsProblem) save.mutate();
+    if (unfinished.length === 0) save.mutate();
+    else focusField(unfinished[0]?.name);
   };
-  const inline = provider.parameters.filter((definition) => serviceSaid(save.error, definition.name));
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
         <Text size="sm" c="dimmed">
           {provider.description}{" "}
-          <Anchor href={provider.documentationUrl} target="_blank" rel="noreferrer">
+          {/* Signalbox's own guide, in a new tab so that the form keeps what was typed. */}
+          <Anchor
+            href={`/guides/integrations#${anchor(provider.displayName)}`}
+            target="_blank"
+            rel="noreferrer"
+          >
             Documentation
           </Anchor>
         </Text>
@@ -230,6 +258,7 @@ export function AddonForm({
                 stored={addon?.parameters[definition.name] !== undefined}
                 secretsStored={secretsStored}
                 moved={moved}
+                inputRef={fieldRef(definition.name)}
                 error={
                   (tried ? problems[definition.name] : undefined) ?? serviceSaid(save.error, definition.name)
                 }
@@ -243,6 +272,8 @@ export function AddonForm({
             <MultiSelect
               label="Events"
               description="The events this integration sends."
+              placeholder={pickHint(events, "Pick events")}
+              ref={fieldRef("events")}
               required
               searchable
               clearable
@@ -263,7 +294,7 @@ export function AddonForm({
             <MultiSelect
               label="Projects"
               description="Only events of these projects. Empty: every project."
-              placeholder={projectIds.length === 0 ? "All projects" : undefined}
+              placeholder={pickHint(projectIds, "All projects")}
               searchable
               clearable
               data={(projects.data?.projects ?? []).map((project) => ({
@@ -276,7 +307,7 @@ export function AddonForm({
             <MultiSelect
               label="Environments"
               description="Only events of these environments. Empty: every environment."
-              placeholder={environmentNames.length === 0 ? "All environments" : undefined}
+              placeholder={pickHint(environmentNames, "All environments")}
               searchable
               clearable
               data={(environments.data?.environments ?? []).map((environment) => environment.name)}
@@ -285,16 +316,28 @@ export function AddonForm({
             />
           </Stack>
         </Fieldset>
-        <FormError error={save.error} inline={inline.length > 0 ? ["parameters"] : []} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {addon ? "Save integration" : "Create integration"}
-          </Button>
-        </Group>
       </Stack>
+      {/* Kept at the bottom of the dialog while its fields scroll: why the form was not saved
+          shows beside the button that was pressed, wherever the field at fault is. */}
+      <Box pos="sticky" bottom={0} pt="md" pb="xs" bg="var(--mantine-color-body)" style={{ zIndex: 1 }}>
+        <Stack gap="sm">
+          {tried && unfinished.length > 0 ? (
+            <Alert color="red" role="alert" title="Not saved">
+              Fix the fields marked in red: {unfinished.map((field) => field.displayName).join(", ")}.
+            </Alert>
+          ) : (
+            <FormError error={save.error} />
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onDone}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {addon ? "Save integration" : "Create integration"}
+            </Button>
+          </Group>
+        </Stack>
+      </Box>
     </form>
   );
 }

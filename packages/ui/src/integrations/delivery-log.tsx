@@ -1,5 +1,6 @@
 import { Badge, Code, List, Loader, Stack, Table, Text } from "@mantine/core";
 import { ErrorPanel } from "../components/error-panel";
+import { plural } from "../components/plural";
 import { RelativeTime } from "../components/relative-time";
 import { type Delivery, useDeliveries } from "./queries";
 
@@ -45,7 +46,7 @@ export function DeliveryLog({ addonId, name }: { addonId: number; name: string }
   return (
     <Stack gap="xs">
       <Text size="sm" c="dimmed" aria-live="polite">
-        The last {rows.length} {rows.length === 1 ? "delivery" : "deliveries"}, newest first.
+        The last {plural(rows.length, "delivery", "deliveries")}, newest first.
       </Text>
       <Table aria-label={`Deliveries of ${name}`} verticalSpacing="xs" striped>
         <Table.Thead>

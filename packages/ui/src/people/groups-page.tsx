@@ -21,6 +21,7 @@ import { FormError, fieldError } from "../components/form-error";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
+import { pickHint } from "../components/pick-hint";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
@@ -205,6 +206,7 @@ function GroupForm({
         />
         <MultiSelect
           label="Members"
+          placeholder={pickHint(members, "Pick users")}
           searchable
           data={[...options].map(([value, label]) => ({ value, label }))}
           value={members}

@@ -14,6 +14,7 @@ import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { api, unwrap } from "../api/client";
+import { pickHint } from "../components/pick-hint";
 import { type ContextField, useContextFields } from "../flags/queries";
 import { useProjects } from "../projects/projects-page";
 import { useRowKeys } from "../variants/row-keys";
@@ -117,7 +118,7 @@ export function ContextForm({
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <MultiSelect
             label="Environments"
-            placeholder={input.environments.length === 0 ? "Choose one or more" : undefined}
+            placeholder={pickHint(input.environments, "Choose one or more")}
             data={environmentNames}
             value={input.environments}
             onChange={(value) => {
@@ -130,7 +131,7 @@ export function ContextForm({
           />
           <MultiSelect
             label="Projects"
-            placeholder={input.projects.length === 0 ? "All projects" : undefined}
+            placeholder={pickHint(input.projects, "All projects")}
             data={(projects.data?.projects ?? []).map((project) => ({
               value: project.id,
               label: project.name,

@@ -37,6 +37,17 @@ describe("the playground's address", () => {
     });
   });
 
+  it("sends each comma-separated value without the spaces around it, and drops empty ones", () => {
+    const input = inputFromParams(
+      new URLSearchParams("environment=production&context.userId= alice , bob,,&context.zone=eu-0, eu-2"),
+    );
+    expect(requestFromInput(input)?.context).toEqual({
+      appName: "playground",
+      userId: "alice,bob",
+      properties: { zone: "eu-0,eu-2" },
+    });
+  });
+
   it("asks nothing without an environment", () => {
     expect(requestFromInput(inputFromParams(new URLSearchParams("context.userId=alice")))).toBeNull();
   });

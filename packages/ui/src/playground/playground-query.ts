@@ -61,15 +61,31 @@ export function paramsFromInput(input: PlaygroundInput): URLSearchParams {
   return params;
 }
 
+/**
+ * A value as the service reads it, a comma-separated list of the values to try, without the
+ * spaces people type after commas (the service would compare " eu-2") and without empty items.
+ */
+const valueList = (value: string) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .join(",");
+
 /** The request the form stands for; null until there is an environment to evaluate in. */
 export function requestFromInput(input: PlaygroundInput): PlaygroundRequest | null {
   if (input.environments.length === 0) return null;
   const { appName, currentTime, ...ids } = input.context;
-  const context: PlaygroundRequest["context"] = { appName: appName.trim() || DEFAULT_APP_NAME };
-  for (const [field, value] of Object.entries(ids)) if (value) context[field] = value;
+  const context: PlaygroundRequest["context"] = { appName: valueList(appName) || DEFAULT_APP_NAME };
+  for (const [field, value] of Object.entries(ids)) {
+    const values = valueList(value);
+    if (values) context[field] = values;
+  }
   if (currentTime) context.currentTime = currentTime;
   const properties = Object.fromEntries(
-    input.properties.filter(({ name }) => name.trim()).map(({ name, value }) => [name.trim(), value]),
+    input.properties
+      .filter(({ name }) => name.trim())
+      .map(({ name, value }) => [name.trim(), valueList(value)]),
   );
   if (Object.keys(properties).length > 0) context.properties = properties;
   return {

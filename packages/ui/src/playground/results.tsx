@@ -15,6 +15,7 @@ import {
 import { IconChevronDown, IconChevronRight } from "@tabler/icons-react";
 import { Fragment, useState } from "react";
 import { Link } from "react-router";
+import { plural } from "../components/plural";
 import { Explanation } from "./explanation";
 import type { Evaluation, PlaygroundAnswer, PlaygroundFlag } from "./playground-query";
 
@@ -82,7 +83,7 @@ export function Results({ answer }: { answer: PlaygroundAnswer }) {
           />
         </Stack>
         <Text size="sm" c="dimmed" aria-live="polite">
-          {flags.length} of {answer.features.length} {answer.features.length === 1 ? "flag" : "flags"}
+          {flags.length} of {plural(answer.features.length, "flag")}
           {shown !== "all" && environments.length > 1 && ` (${shown} in at least one environment)`}
         </Text>
       </Group>
@@ -173,7 +174,7 @@ function Outcome({ evaluations }: { evaluations: Evaluation[] }) {
         variant="light"
         tt="none"
       >
-        On for {on} of {evaluations.length} contexts
+        On for {on} of {plural(evaluations.length, "context")}
       </Badge>
     );
   }

@@ -21,6 +21,8 @@ import { ErrorPanel } from "../components/error-panel";
 import { FormError } from "../components/form-error";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
+import { pickHint } from "../components/pick-hint";
+import { plural } from "../components/plural";
 import { RelativeTime } from "../components/relative-time";
 import type { Project } from "./queries";
 
@@ -65,7 +67,7 @@ function members(access: Access): Member[] {
       kind: "group" as const,
       id: group.id,
       name: group.name,
-      detail: `Group of ${group.userCount} ${group.userCount === 1 ? "user" : "users"}`,
+      detail: `Group of ${plural(group.userCount, "user")}`,
       roles: group.roles,
       addedAt: group.addedAt,
     })),
@@ -205,6 +207,7 @@ function MemberRow({
       <Table.Td>
         <MultiSelect
           aria-label={`Roles of ${member.name}`}
+          placeholder={pickHint(shown, "Pick one or more roles")}
           aria-description={verdict.reason}
           title={verdict.reason}
           data={roles.map((role) => ({ value: String(role.id), label: role.name }))}
@@ -304,7 +307,7 @@ function AddMemberForm({
           description={
             listUsers.allowed ? undefined : `Users can be listed by admins only. ${listUsers.reason}`
           }
-          placeholder={listUsers.allowed ? "Pick users" : undefined}
+          placeholder={listUsers.allowed ? pickHint(userIds, "Pick users") : undefined}
           searchable
           data={userOptions}
           value={userIds}
@@ -314,7 +317,7 @@ function AddMemberForm({
         />
         <MultiSelect
           label="Groups"
-          placeholder="Pick groups"
+          placeholder={pickHint(groupIds, "Pick groups")}
           searchable
           data={groupOptions}
           value={groupIds}

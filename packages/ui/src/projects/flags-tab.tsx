@@ -5,8 +5,10 @@ import { useCallback, useDeferredValue, useMemo, useState } from "react";
 import { useCan, type Verdict } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
 import { GuardedButton } from "../components/guarded-button";
+import { plural } from "../components/plural";
 import { ExportForm } from "../import-export/export-dialog";
 import { ImportForm } from "../import-export/import-dialog";
+import { ConnectSdk } from "../sdk-setup/connect-sdk";
 import {
   type FlagFilter,
   filterFlags,
@@ -33,7 +35,10 @@ function creationVerdict(project: Project, permitted: Verdict): Verdict {
   if (!permitted.allowed) return permitted;
   if (project.archivedAt) return { allowed: false, reason: "The project is archived: revive it first." };
   if (project.featureLimit !== null && project.featureCount >= project.featureLimit) {
-    return { allowed: false, reason: `The project holds its limit of ${project.featureLimit} flags.` };
+    return {
+      allowed: false,
+      reason: `The project holds its limit of ${plural(project.featureLimit, "flag")}.`,
+    };
   }
   return permitted;
 }
@@ -191,8 +196,8 @@ export function FlagsTab({ project }: { project: Project }) {
           {flags.loading && flags.flags.length === 0
             ? "Loading flags…"
             : shown.length === flags.flags.length
-              ? `${flags.total} flags`
-              : `${shown.length} of ${flags.total} flags`}
+              ? plural(flags.total, "flag")
+              : `${shown.length} of ${plural(flags.total, "flag")}`}
         </Text>
         {flags.loading && flags.flags.length > 0 && (
           <>
@@ -213,6 +218,8 @@ export function FlagsTab({ project }: { project: Project }) {
         onSwitch={onSwitch}
         onFavorite={onFavorite}
       />
+      {/* A project without flags is where someone starts: show how an application reads them. */}
+      {!flags.loading && !flags.error && flags.total === 0 && <ConnectSdk />}
       <Modal opened={creating} onClose={close} title="New flag" size="lg">
         <NewFlagForm project={project} onDone={close} />
       </Modal>

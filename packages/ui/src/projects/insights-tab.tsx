@@ -3,6 +3,7 @@ import { BarChart, DonutChart } from "@mantine/charts";
 import { Anchor, Group, List, Loader, Paper, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
 import { ErrorPanel } from "../components/error-panel";
+import { plural } from "../components/plural";
 import { healthColor } from "./health";
 import {
   flagStates,
@@ -109,7 +110,7 @@ function Charts({ insights }: { insights: Insights }) {
             data={states}
             withLabels
             withLabelsLine
-            chartLabel={`${total} flags`}
+            chartLabel={plural(total, "flag")}
             size={180}
             thickness={28}
           />

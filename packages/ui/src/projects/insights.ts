@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
+import { plural } from "../components/plural";
 
 const fetchInsights = (projectId: string) =>
   unwrap(api.GET("/api/admin/projects/{projectId}/insights", { params: { path: { projectId } } }));
@@ -26,10 +27,6 @@ export interface Figure {
   value: string;
   detail: string;
 }
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
-const days = (value: number) => (value === 1 ? "1 day" : `${value} days`);
 
 /** The last 30 days against the 30 before them, as a sentence. */
 export function trend(current: number, past: number): string {
@@ -58,7 +55,8 @@ export function insightFigures(insights: Insights): Figure[] {
     },
     {
       label: "Time to production",
-      value: insights.leadTime.projectAverage === 0 ? "None yet" : days(insights.leadTime.projectAverage),
+      value:
+        insights.leadTime.projectAverage === 0 ? "None yet" : plural(insights.leadTime.projectAverage, "day"),
       detail:
         insights.leadTime.features.length === 0
           ? "No flag has been enabled in production"

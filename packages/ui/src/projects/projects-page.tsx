@@ -23,6 +23,7 @@ import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
 import { FavoriteStar } from "../components/favorite-star";
 import { GuardedButton } from "../components/guarded-button";
+import { Loading } from "../components/loading";
 import { PageHeader } from "../components/page-header";
 import { healthColor } from "./health";
 import { projectPath } from "./paths";
@@ -88,6 +89,13 @@ export default function ProjectsPage() {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
+          {projects.isPending && (
+            <Table.Tr>
+              <Table.Td colSpan={6}>
+                <Loading label="Loading projects" />
+              </Table.Td>
+            </Table.Tr>
+          )}
           {projects.isSuccess && shown.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={6}>

@@ -17,6 +17,7 @@ import { Link } from "react-router";
 import { api, unwrap } from "../api/client";
 import { FormError, fieldError } from "../components/form-error";
 import { notifyDone } from "../components/notify";
+import { plural } from "../components/plural";
 import { ConstraintsEditor } from "../flags/constraints/constraints-editor";
 import { type Constraint, constraintProblem, writableConstraints } from "../flags/constraints/operators";
 import type { useSegments } from "../flags/queries";
@@ -135,10 +136,7 @@ function SegmentUses({ id }: { id: number }) {
   const strategies = uses.data?.strategies ?? [];
   if (strategies.length === 0) return null;
   return (
-    <Alert
-      color="blue"
-      title={`Used by ${strategies.length} ${strategies.length === 1 ? "strategy" : "strategies"}`}
-    >
+    <Alert color="blue" title={`Used by ${plural(strategies.length, "strategy", "strategies")}`}>
       <List size="sm">
         {strategies.map((strategy) => (
           <List.Item key={strategy.id}>

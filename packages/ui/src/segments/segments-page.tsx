@@ -5,6 +5,7 @@ import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
 import { GuardedButton } from "../components/guarded-button";
 import { PageHeader } from "../components/page-header";
+import { plural } from "../components/plural";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
@@ -71,7 +72,7 @@ export default function SegmentsPage() {
               <Table.Td>
                 {segment.usedInFeatures === 0
                   ? "Unused"
-                  : `${segment.usedInFeatures} ${segment.usedInFeatures === 1 ? "flag" : "flags"} in ${segment.usedInProjects} ${segment.usedInProjects === 1 ? "project" : "projects"}`}
+                  : `${plural(segment.usedInFeatures, "flag")} in ${plural(segment.usedInProjects, "project")}`}
               </Table.Td>
               <Table.Td>
                 <RowActions>

@@ -4,9 +4,11 @@ import { type FormEvent, useState } from "react";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
 import { FormError, fieldError } from "../components/form-error";
+import { pickHint } from "../components/pick-hint";
 import { SecretOnce } from "../components/secret-once";
 import { useProjects } from "../projects/projects-page";
 import { useEnvironments } from "../projects/queries";
+import { ConnectSdk } from "../sdk-setup/connect-sdk";
 
 /** The kinds of token, each with what creating one asks (the service's token permissions). */
 export const TOKEN_TYPES = [
@@ -55,7 +57,14 @@ export function NewApiTokenForm({ onDone }: { onDone: () => void }) {
     onSuccess: () => client.invalidateQueries({ queryKey: ["api-tokens"] }),
   });
 
-  if (create.data) return <SecretOnce label="Secret" value={create.data.secret} onDone={onDone} />;
+  if (create.data) {
+    return (
+      <Stack>
+        <SecretOnce label="Secret" value={create.data.secret} onDone={onDone} />
+        <ConnectSdk token={create.data} />
+      </Stack>
+    );
+  }
 
   const refused = TOKEN_TYPES.filter((type) => !can(type.create).allowed);
   const submit = (event: FormEvent) => {
@@ -103,6 +112,7 @@ export function NewApiTokenForm({ onDone }: { onDone: () => void }) {
             {!allProjects && (
               <MultiSelect
                 label="Projects"
+                placeholder={pickHint(chosen, "Pick the projects the token may read")}
                 required
                 searchable
                 data={(projects.data?.projects ?? []).map((project) => ({

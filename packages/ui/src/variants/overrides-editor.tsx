@@ -1,5 +1,6 @@
 import { ActionIcon, Button, Fieldset, Group, NativeSelect, Stack, TagsInput } from "@mantine/core";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
+import { pickHint } from "../components/pick-hint";
 import type { ContextField } from "./context-fields";
 import { useRowKeys } from "./row-keys";
 import type { Override } from "./variant";
@@ -44,7 +45,7 @@ export function OverridesEditor({
               />
               <TagsInput
                 label="Values"
-                placeholder={override.values.length === 0 ? "Type a value, then Enter" : undefined}
+                placeholder={pickHint(override.values, "Type a value, then Enter")}
                 flex={1}
                 data={known?.legalValues.map((legal) => legal.value) ?? []}
                 value={override.values}

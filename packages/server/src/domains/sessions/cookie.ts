@@ -3,10 +3,12 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { SESSION_COOKIE } from "../../http/auth.js";
 
 /**
- * Only the routes that write cookies register @fastify/cookie (with this), so that its reply
- * hook runs on logins, not on every SDK poll; cookies are read with `readCookie`.
+ * Only the routes that write cookies register @fastify/cookie (with this), so that its hooks
+ * run on logins, not on every SDK poll; cookies are read with `readCookie`. The request hook
+ * stays on: @fastify/cookie 11.1.0 (the last on cookie 1, whose engines take Node 20) sends
+ * the cookies a route sets only when it has one.
  */
-export const COOKIE_WRITING = { hook: false } as const;
+export const COOKIE_WRITING = { hook: "onRequest" } as const;
 
 // Out of reach of scripts (HttpOnly), sent on top-level navigation from other sites but not
 // on their forms or fetches (Lax), and only over HTTPS when it came over HTTPS.

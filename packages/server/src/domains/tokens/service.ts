@@ -34,7 +34,10 @@ export function parseTokenScope(secret: string): { projects: string[]; environme
   const match = /^([^:]+):([^.]+)\.(.+)$/.exec(secret);
   if (!match) return undefined;
   const project = match[1]!;
-  return { projects: project === "[]" ? [] : [project], environment: match[2]! };
+  // `[]` marks a token for several projects, which ones the secret does not say; an empty
+  // list would read as every project.
+  if (project === "[]") return undefined;
+  return { projects: [project], environment: match[2]! };
 }
 
 function view(row: TokenRow): TokenView {

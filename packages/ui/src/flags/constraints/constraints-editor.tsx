@@ -14,6 +14,7 @@ import {
 } from "@mantine/core";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useRef, useState } from "react";
+import { pickHint } from "../../components/pick-hint";
 import { type ContextField, useContextFields } from "../queries";
 import {
   type Constraint,
@@ -215,6 +216,7 @@ function ValuesInput({
         <MultiSelect
           label="Values"
           description={`Legal values of ${constraint.contextName}`}
+          placeholder={pickHint(values, "Pick values")}
           data={data}
           value={values}
           onChange={setValues}
@@ -227,6 +229,7 @@ function ValuesInput({
       <TagsInput
         label="Values"
         description="Enter or paste values; Enter or a comma ends each one"
+        placeholder={pickHint(values, "Type a value, then Enter")}
         data={legal.map((legalValue) => legalValue.value)}
         value={values}
         onChange={setValues}

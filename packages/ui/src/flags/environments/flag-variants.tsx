@@ -6,6 +6,7 @@ import { useChangeGate } from "../../change-requests/use-change-gate";
 import { FormError } from "../../components/form-error";
 import { GuardedButton } from "../../components/guarded-button";
 import { notifyDone } from "../../components/notify";
+import { pickHint } from "../../components/pick-hint";
 import { fromStored, type Variant, VariantsEditor, variantsProblem } from "../../variants/variants-editor";
 import { useFlagCan } from "../permissions";
 import { type Flag, type FlagEnvironment, useFlagChanged } from "../queries";
@@ -99,6 +100,7 @@ function EnvironmentVariants({ flag, environment }: { flag: Flag; environment: F
           <MultiSelect
             label="Also save to"
             description="The same variants replace those of the environments chosen"
+            placeholder={pickHint(alsoTo, "Pick environments")}
             data={others}
             value={alsoTo}
             onChange={setAlsoTo}

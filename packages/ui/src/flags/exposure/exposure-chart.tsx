@@ -4,6 +4,7 @@ import { Loader, Paper, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { ErrorPanel } from "../../components/error-panel";
+import { plural } from "../../components/plural";
 
 const HOURS = 48;
 const count = new Intl.NumberFormat();
@@ -96,7 +97,7 @@ function EnvironmentExposure({
   const summary =
     total === 0
       ? `No evaluations in ${environment} in the last ${HOURS} hours.`
-      : `${count.format(total)} evaluations in ${environment} in the last ${HOURS} hours: ` +
+      : `${plural(total, "evaluation")} in ${environment} in the last ${HOURS} hours: ` +
         `${count.format(yes)} yes (${share}%), ${count.format(no)} no, ` +
         `from ${apps.length === 1 ? "the application" : `${apps.length} applications:`} ${apps.join(", ")}.`;
   const data = hours.hours.map((hour) => ({ ...hour, hour: hourLabel(hour.hour) }));

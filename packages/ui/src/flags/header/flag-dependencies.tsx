@@ -19,6 +19,7 @@ import { useChangeGate } from "../../change-requests/use-change-gate";
 import { FormError } from "../../components/form-error";
 import { GuardedButton } from "../../components/guarded-button";
 import { notifyDone } from "../../components/notify";
+import { pickHint } from "../../components/pick-hint";
 import { useFlagCan } from "../permissions";
 import { type Flag, useFlag, useFlagChanged } from "../queries";
 
@@ -189,6 +190,7 @@ function AddParentModal({ flag, onClose }: { flag: Flag; onClose: () => void }) 
           <MultiSelect
             label="With one of these variants"
             description="Optional; none chosen means any variant"
+            placeholder={pickHint(variants, "Any variant")}
             data={parentVariants}
             value={variants}
             onChange={setVariants}

@@ -1,5 +1,6 @@
 import { Group, NumberInput, Select, Slider, Stack, Switch, TagsInput, Text, TextInput } from "@mantine/core";
 import { useId } from "react";
+import { pickHint } from "../../components/pick-hint";
 import { stickinessOptions } from "../../variants/context-fields";
 import { type StrategyDefinition, useContextFields } from "../queries";
 import { parameterProblem } from "./strategy-draft";
@@ -161,19 +162,22 @@ function DeclaredParameterField({
   switch (parameter.type) {
     case "percentage":
       return <PercentageField {...common} value={value} onChange={onChange} />;
-    case "list":
+    case "list": {
+      // Lists travel as one comma-separated string, as the SDKs read them.
+      const entries = value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       return (
         <TagsInput
           {...common}
-          // Lists travel as one comma-separated string, as the SDKs read them.
-          value={value
-            .split(",")
-            .map((entry) => entry.trim())
-            .filter(Boolean)}
-          onChange={(entries) => onChange(entries.join(","))}
+          placeholder={pickHint(entries, "Type a value, then Enter")}
+          value={entries}
+          onChange={(next) => onChange(next.join(","))}
           clearable
         />
       );
+    }
     case "boolean":
       return (
         <Switch

@@ -19,6 +19,7 @@ import { api, unwrap } from "../../api/client";
 import { useChangeGate } from "../../change-requests/use-change-gate";
 import { FormError } from "../../components/form-error";
 import { notifyDone } from "../../components/notify";
+import { pickHint } from "../../components/pick-hint";
 import { VariantsEditor } from "../../variants/variants-editor";
 import { ConstraintsEditor } from "../constraints/constraints-editor";
 import { describeConstraint } from "../constraints/operators";
@@ -178,6 +179,7 @@ export function StrategyEditor({
           <MultiSelect
             label="Segments"
             description="Everyone the strategy is on for must be in each segment chosen"
+            placeholder={pickHint(draft.segments, "Pick segments")}
             data={usable.map((segment) => ({ value: String(segment.id), label: segment.name }))}
             value={draft.segments.map(String)}
             onChange={(ids) => change({ segments: ids.map(Number) })}

@@ -1,0 +1,27 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+// The `signalbox` command run from its sources as a child process, as a person runs it.
+
+const CLI = fileURLToPath(new URL("../../src/signalbox-cli.ts", import.meta.url));
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command; SIGNALBOX_URL and SIGNALBOX_TOKEN are unset unless `env` sets them. */
+export function signalbox(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--conditions=signalbox-source", "--import", "tsx", CLI, ...args],
+      {
+        env: { ...process.env, SIGNALBOX_URL: "", SIGNALBOX_TOKEN: "", ...env },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
