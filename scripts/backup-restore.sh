@@ -34,9 +34,10 @@ PORT="$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0
 URL="http://127.0.0.1:$PORT"
 
 # Starts the service with the environment given ("DATABASE_URL=…" or "DATA_DIR=…") and waits
-# until it answers /health, or fails if it exits first.
+# until it answers /health, or fails if it exits first. A DATABASE_URL of the caller's (CI
+# exports one) must not reach the embedded run.
 start() {
-  env "$@" PORT="$PORT" HOST=127.0.0.1 LOG_LEVEL=warn UI_DIR=none \
+  env -u DATABASE_URL "$@" PORT="$PORT" HOST=127.0.0.1 LOG_LEVEL=warn UI_DIR=none \
     INIT_ADMIN_API_TOKENS="$ADMIN" INIT_CLIENT_API_TOKENS="$CLIENT" \
     node packages/server/dist/cli.js >>"$WORK/service.log" 2>&1 &
   PID=$!
@@ -105,6 +106,7 @@ start DATA_DIR="$DATA_DIR"
 configure
 sdk_document "$WORK/embedded-before.json"
 stop
+[ -f "$DATA_DIR/PG_VERSION" ] || { say "the embedded run left no database in $DATA_DIR"; exit 1; }
 tar -czf "$WORK/signalbox-backup.tar.gz" -C "$DATA_DIR" .
 rm -rf "$DATA_DIR"
 mkdir -p "$DATA_DIR" && tar -xzf "$WORK/signalbox-backup.tar.gz" -C "$DATA_DIR"
