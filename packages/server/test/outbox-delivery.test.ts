@@ -217,6 +217,54 @@ describe.each(databaseKinds)("outbox delivery (%s)", (kind) => {
     expect(performance.now() - since).toBeLessThan(timing.leaseMs);
   });
 
+  it("lets a delivery in flight finish when stopping, so the next instance does not hand it over again", async () => {
+    const first = outbox();
+    const second = outbox();
+    const handled: string[] = [];
+    let started: () => void = () => {};
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    const consumer = (instance: string, pauseMs: number): Consumer => ({
+      name: "graceful",
+      handle: async (batch, signal) => {
+        started();
+        await sleep(pauseMs, undefined, { signal });
+        handled.push(...batch.map((event) => `${instance}:${event.id}`));
+      },
+    });
+    await first.register(consumer("first", 300));
+    const [id] = await write(1);
+    await inFlight;
+    await first.stop();
+    await second.register(consumer("second", 0));
+    const [later] = await write(1);
+    await expect.poll(() => handled, { timeout: 5000 }).toEqual([`first:${id}`, `second:${later}`]);
+  });
+
+  it("aborts a delivery that outlasts the grace period when stopping, and hands it over again", async () => {
+    const first = new Outbox(connection.db, events, { ...timing, stopGraceMs: 100 });
+    first.start(quietLog());
+    const second = outbox();
+    const handled: string[] = [];
+    let started: () => void = () => {};
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    const consumer = (instance: string, pauseMs: number): Consumer => ({
+      name: "impatient",
+      handle: async (batch, signal) => {
+        started();
+        await sleep(pauseMs, undefined, { signal });
+        handled.push(...batch.map((event) => `${instance}:${event.id}`));
+      },
+    });
+    await first.register(consumer("first", 10_000));
+    const [id] = await write(1);
+    await inFlight;
+    const since = performance.now();
+    await first.stop();
+    expect(performance.now() - since).toBeLessThan(2000);
+    await second.register(consumer("second", 0));
+    await expect.poll(() => handled, { timeout: 5000 }).toEqual([`second:${id}`]);
+  });
+
   it("takes over a consumer claimed by an instance that died once its lease lapses", async () => {
     const box = outbox();
     const taken = recorder("orphaned");

@@ -31,9 +31,20 @@ export interface OutboxTiming {
   /** The pause after a consumer's first failure, doubled after each further one up to `retryMaxMs`. */
   retryMinMs: number;
   retryMaxMs: number;
+  /**
+   * How long stopping waits for deliveries in flight before aborting them. A webhook already
+   * sent whose answer is cut off would be sent again by the next instance.
+   */
+  stopGraceMs: number;
 }
 
-const DEFAULT_TIMING: OutboxTiming = { pollMs: 2000, leaseMs: 10_000, retryMinMs: 1000, retryMaxMs: 60_000 };
+const DEFAULT_TIMING: OutboxTiming = {
+  pollMs: 2000,
+  leaseMs: 10_000,
+  retryMinMs: 1000,
+  retryMaxMs: 60_000,
+  stopGraceMs: 2000,
+};
 
 interface Subscription {
   consumer: Consumer;
@@ -139,7 +150,10 @@ export class Outbox {
     this.wakeAll();
   }
 
-  /** Lets deliveries in flight finish (their signals abort), then gives up this instance's claims. */
+  /**
+   * Lets deliveries in flight finish, for up to the grace period before their signals abort,
+   * then gives up this instance's claims.
+   */
   async stop(): Promise<void> {
     const log = this.log;
     if (!log) return;
@@ -149,9 +163,13 @@ export class Outbox {
     for (const subscription of subscriptions) {
       clearTimeout(subscription.retry);
       subscription.retry = undefined;
-      subscription.controller?.abort();
     }
-    await Promise.all(subscriptions.map((subscription) => subscription.draining));
+    const drained = Promise.all(subscriptions.map((subscription) => subscription.draining));
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([drained, new Promise((resolve) => (grace = setTimeout(resolve, this.timing.stopGraceMs)))]);
+    clearTimeout(grace);
+    for (const subscription of subscriptions) subscription.controller?.abort();
+    await drained;
     await cursorStore
       .release(this.db, this.holder)
       .catch((error) => log.warn({ err: error }, "outbox: could not give up its claims"));
