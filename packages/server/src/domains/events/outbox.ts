@@ -166,7 +166,10 @@ export class Outbox {
     }
     const drained = Promise.all(subscriptions.map((subscription) => subscription.draining));
     let grace: NodeJS.Timeout | undefined;
-    await Promise.race([drained, new Promise((resolve) => (grace = setTimeout(resolve, this.timing.stopGraceMs)))]);
+    await Promise.race([
+      drained,
+      new Promise((resolve) => (grace = setTimeout(resolve, this.timing.stopGraceMs))),
+    ]);
     clearTimeout(grace);
     for (const subscription of subscriptions) subscription.controller?.abort();
     await drained;
