@@ -18,7 +18,8 @@ import { compareDocuments, type Document, dependencyNotes, NORMALISATIONS } from
 import { connectSdk, type EvaluationDifference, evaluateAll } from "./lib/evaluate.js";
 import { compareFrontend, sessionReaders } from "./lib/frontend.js";
 import { generate } from "./lib/generate.js";
-import { type Difference, explain, INLINING_NOTE, KNOWN_DIFFERENCES, TIED_ORDER_NOTE } from "./lib/known.js";
+import { type Difference, explain, KNOWN_DIFFERENCES } from "./lib/known.js";
+import { INLINING_NOTE, TIED_ORDER_NOTE } from "./lib/notes.js";
 import { comparePlayground, type PlaygroundDifference } from "./lib/playground.js";
 import {
   createDatabase,

@@ -8,7 +8,7 @@ import {
   REPEATED_DEPENDENCY_NOTE,
   UNUSED_SEGMENTS_NOTE,
   USER_WITH_ID_PARENT_NOTE,
-} from "./known.js";
+} from "./notes.js";
 
 export { type Document, NORMALISATIONS } from "@signalbox/server/compare";
 

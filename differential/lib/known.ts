@@ -4,19 +4,19 @@
 import type { AdminDifference } from "./apply.js";
 import type { DocumentDifference } from "./documents.js";
 import type { EvaluationDifference } from "./evaluate.js";
+import {
+  CASE_INSENSITIVE_IN_NOTE,
+  DISABLED_PARENT_NOTE,
+  INLINING_NOTE,
+  PARENT_REQUIRED_OFF_NOTE,
+  REPEATED_DEPENDENCY_NOTE,
+  TIED_ORDER_NOTE,
+  UNUSED_SEGMENTS_NOTE,
+  USER_WITH_ID_PARENT_NOTE,
+} from "./notes.js";
 import type { PlaygroundDifference } from "./playground.js";
 
 export type Difference = AdminDifference | DocumentDifference | EvaluationDifference | PlaygroundDifference;
-
-export const INLINING_NOTE = "Signalbox inlines segment constraints for this client, the reference does not";
-export const UNUSED_SEGMENTS_NOTE = "segments no listed flag uses";
-export const REPEATED_DEPENDENCY_NOTE = "the reference lists a dependency more than once";
-export const DISABLED_PARENT_NOTE = "a parent is switched off in this environment";
-export const PARENT_REQUIRED_OFF_NOTE = "a dependency requires its parent off";
-export const USER_WITH_ID_PARENT_NOTE = "a parent has a userWithId strategy";
-export const TIED_ORDER_NOTE = "strategies of the flag in this environment share a sortOrder";
-export const CASE_INSENSITIVE_IN_NOTE =
-  "an IN or NOT_IN constraint marked case-insensitive meets the context's value only when case is ignored";
 
 const ok = (status: number) => status >= 200 && status < 300;
 

@@ -3,7 +3,7 @@
 import { evaluationRequest } from "./apply.js";
 import type { GeneratedContext, WireContext } from "./contexts.js";
 import { jsonDiff } from "./diff.js";
-import { CASE_INSENSITIVE_IN_NOTE } from "./known.js";
+import { CASE_INSENSITIVE_IN_NOTE } from "./notes.js";
 import type { Side } from "./servers.js";
 
 interface PlaygroundConstraint {

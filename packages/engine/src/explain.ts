@@ -1,7 +1,7 @@
+import type { CompiledSegment, CompiledStrategy } from "./compiled.js";
 import { type ConstraintCheck, constraintProblem } from "./constraints.js";
 import type { Context, Evaluation, VariantResult } from "./context.js";
 import { contextValue } from "./fields.js";
-import type { CompiledSegment, CompiledStrategy } from "./snapshot.js";
 import { UNDECIDABLE } from "./strategies.js";
 
 /** One constraint, with the value of the context it was compared with. */

@@ -1,4 +1,5 @@
-import { allOf, type ConstraintCheck, compileConstraint, type Predicate } from "./constraints.js";
+import type { CompiledSegment, CompiledStrategy } from "./compiled.js";
+import { allOf, compileConstraint } from "./constraints.js";
 import type { Context, CustomStrategy, Evaluation, EvaluationOptions, VariantResult } from "./context.js";
 import type {
   ClientFeatures,
@@ -9,7 +10,7 @@ import type {
   StrategyDefinition,
 } from "./definitions.js";
 import { type Explanation, explainStrategy } from "./explain.js";
-import { compileStrategy, type StrategyEnvironment, type StrategyTest } from "./strategies.js";
+import { compileStrategy, type StrategyEnvironment } from "./strategies.js";
 import { compileVariants, FLAG_OFF, NO_VARIANT, type VariantPicker } from "./variants.js";
 
 export interface CompileOptions {
@@ -17,24 +18,6 @@ export interface CompileOptions {
   strategies?: readonly CustomStrategy[];
   /** This machine's host name, for the applicationHostname strategy (the engine does no I/O). */
   hostname?: string;
-}
-
-/** A segment a strategy names; `segment` is undefined when the document lacks it. */
-export interface CompiledSegment {
-  id: number;
-  segment: SegmentDefinition | undefined;
-  checks: ConstraintCheck[];
-}
-
-export interface CompiledStrategy {
-  definition: StrategyDefinition;
-  /** Its own constraints and its segments', one by one: what `explain` reports. */
-  checks: ConstraintCheck[];
-  segments: CompiledSegment[];
-  /** The same checks as one predicate, for evaluation. */
-  constraints: Predicate | undefined;
-  test: StrategyTest;
-  variants: VariantPicker | undefined;
 }
 
 interface CompiledDependency {
