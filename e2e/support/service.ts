@@ -14,6 +14,7 @@ export async function startService(): Promise<RunningServer> {
       HOST: "127.0.0.1",
       DATA_DIR: "memory://",
       LOG_LEVEL: "silent",
+      PASSWORD_HASH_COST: "test",
       INIT_ADMIN_API_TOKENS: ADMIN,
       INIT_CLIENT_API_TOKENS: CLIENT,
       INIT_FRONTEND_API_TOKENS: FRONTEND,

@@ -6,15 +6,21 @@ import type { Db } from "./db/connection.js";
 import { GrantsService } from "./domains/access/grants/service.js";
 import { groupRoutes } from "./domains/access/groups/routes.js";
 import { GroupService } from "./domains/access/groups/service.js";
+import { groupProjects } from "./domains/access/members/group-projects.js";
 import { memberRoutes } from "./domains/access/members/routes.js";
 import { MemberService } from "./domains/access/members/service.js";
 import { roleRoutes } from "./domains/access/roles/routes.js";
 import { RoleService } from "./domains/access/roles/service.js";
 import { addonRoutes } from "./domains/addons/routes.js";
 import { AddonService } from "./domains/addons/service.js";
+import { ChangeRequestConfiguration } from "./domains/change-requests/configuration.js";
+import { ChangeRequestDetails } from "./domains/change-requests/details.js";
+import { ChangeRequestDrafts } from "./domains/change-requests/drafts.js";
+import { ChangeRequestQueries } from "./domains/change-requests/queries.js";
 import { changeRequestRoutes, changeRequestSearchRoutes } from "./domains/change-requests/routes.js";
 import { ChangeRequestScheduler } from "./domains/change-requests/scheduler.js";
-import { ChangeRequestService } from "./domains/change-requests/service.js";
+import { ChangeRequestSchedules } from "./domains/change-requests/schedules.js";
+import { ChangeRequestTransitions } from "./domains/change-requests/transitions.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
 import { ClientFeaturesService } from "./domains/client-api/service.js";
 import { contextFieldRoutes } from "./domains/context-fields/routes.js";
@@ -27,16 +33,19 @@ import { favoriteRoutes } from "./domains/favorites/routes.js";
 import { FavoriteService } from "./domains/favorites/service.js";
 import { dependencyRoutes } from "./domains/features/dependencies/routes.js";
 import { DependencyService } from "./domains/features/dependencies/service.js";
+import { FlagEditingService } from "./domains/features/editing/service.js";
 import { flagRoutes } from "./domains/features/flags/routes.js";
 import { FlagService } from "./domains/features/flags/service.js";
 import { lifecycleRoutes } from "./domains/features/lifecycle/routes.js";
 import { LifecycleService } from "./domains/features/lifecycle/service.js";
+import { DefaultStrategyService } from "./domains/features/strategies/default-strategy.js";
 import { strategyRoutes } from "./domains/features/strategies/routes.js";
 import { StrategyService } from "./domains/features/strategies/service.js";
 import { featureTagRoutes } from "./domains/features/tags/routes.js";
 import { FeatureTagService } from "./domains/features/tags/service.js";
 import { variantRoutes } from "./domains/features/variants/routes.js";
 import { VariantService } from "./domains/features/variants/service.js";
+import { FlagViewService } from "./domains/features/view/service.js";
 import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
 import { importExportRoutes } from "./domains/import-export/routes.js";
@@ -50,7 +59,8 @@ import { personalTokenRoutes, serviceAccountTokenRoutes } from "./domains/person
 import { PersonalTokenService } from "./domains/personal-tokens/service.js";
 import { playgroundRoutes } from "./domains/playground/routes.js";
 import { PlaygroundService } from "./domains/playground/service.js";
-import { DefaultStrategyService } from "./domains/projects/default-strategy.js";
+import { ProjectLifecycle } from "./domains/projects/lifecycle.js";
+import { ProjectOverview } from "./domains/projects/overview.js";
 import { projectRoutes } from "./domains/projects/routes.js";
 import { ProjectService } from "./domains/projects/service.js";
 import { segmentRoutes } from "./domains/segments/routes.js";
@@ -66,6 +76,7 @@ import { tagTypeRoutes } from "./domains/tag-types/routes.js";
 import { TagTypeService } from "./domains/tag-types/service.js";
 import { tokenRoutes } from "./domains/tokens/routes.js";
 import { TokenService } from "./domains/tokens/service.js";
+import { setPasswordHashCost } from "./domains/users/passwords.js";
 import { currentUserRoutes, passwordResetRoutes, userAdminRoutes } from "./domains/users/routes.js";
 import { UserService } from "./domains/users/service.js";
 import type { App } from "./http/app-type.js";
@@ -89,43 +100,28 @@ export function createServices(
   const clientFeatures = new ClientFeaturesService(db, events, telemetry);
   const frontend = new FrontendService(clientFeatures);
   const environments = new EnvironmentService(db, events);
-  // A project's flags live in it: projects reach them when asked, as flags ask projects too.
-  const projects = new ProjectService(
-    db,
-    events,
-    environments,
-    () => flags,
-    () => ({ members, favorites }),
-    () => changeRequests,
-    () => insights,
-  );
-  // Roles ask who holds them before one is deleted; groups and members ask roles what can be given.
-  const roles = new RoleService(db, events, environments, () => ({ users, groups, members }));
-  const grants = new GrantsService(db, events, projects);
-  // Users end sessions when a password or access changes; sessions ask users who they are.
-  const users = new UserService(db, events, { grants, environments, roles, sessions: () => sessions });
-  const groups = new GroupService(db, events, roles, users, () => members);
-  const members = new MemberService(db, events, projects, roles, groups, users);
-  const tokens = new TokenService(db, events, environments, projects);
+  // Roles, people, projects, then project access: each is given only what sits below it.
+  const roles = new RoleService(db, events, environments);
+  const users = new UserService(db, events, { environments, roles });
+  // A user's sessions end with a change of their credentials: users say when, sessions listen.
   const sessions = new SessionService(db, events, users, {
     ttlHours: settings.sessionTtlHours,
     failuresPerMinute: settings.loginFailuresPerMinute,
   });
   const sso = new SsoService(db, events, users, sessions);
   const personalTokens = new PersonalTokenService(db, events, users);
-  const segments = new SegmentService(db, events, projects, () => strategies);
+  const projects = new ProjectService(db, events, environments);
+  // What a user may do depends on projects and memberships: their actor is made here, above people.
+  const grants = new GrantsService(db, events, { projects, users });
+  const groups = new GroupService(db, events, roles, users, groupProjects);
+  const members = new MemberService(db, events, projects, roles, groups, users);
+  const tokens = new TokenService(db, events, environments, projects);
+  const segments = new SegmentService(db, events, projects);
   const contextFields = new ContextFieldService(db, events);
   const tagTypes = new TagTypeService(db, events);
   const strategyDefinitions = new StrategyDefinitionService(db, events);
-  // The flag sub-domains ask flags about the flag they work on; flags reach them when asked.
-  const flags = new FlagService(db, events, projects, () => ({
-    strategies,
-    tags: featureTags,
-    dependencies,
-    lifecycle,
-    favorites,
-    segments,
-  }));
+  // The flag parts ask flags about the flag they work on; the flag's view and its editing ask them all.
+  const flags = new FlagService(db, events, projects);
   const strategies = new StrategyService(db, events, flags, {
     projects,
     segments,
@@ -138,19 +134,62 @@ export function createServices(
   const lifecycle = new LifecycleService(db, events, flags);
   const metrics = new MetricsService(db, events, { flags, lifecycle, environments, strategyDefinitions });
   const favorites = new FavoriteService(db, events, { flags, projects });
-  const playground = new PlaygroundService(db, clientFeatures, strategies);
-  const insights = new InsightsService(db, { projects, flags });
-  const staleness = new StalenessJob(events, flags);
-  const changeRequests = new ChangeRequestService(db, events, {
-    projects,
-    environments,
-    users,
-    targets: () => ({ flags, strategies, variants, dependencies, segments }),
+  const flagViews = new FlagViewService(db, {
+    flags,
+    strategies,
+    tags: featureTags,
+    dependencies,
+    lifecycle,
+    favorites,
+    segments,
   });
-  const changeRequestScheduler = new ChangeRequestScheduler(changeRequests, events.outbox, events);
+  const flagEditing = new FlagEditingService(events, {
+    flags,
+    projects,
+    strategies,
+    tags: featureTags,
+    dependencies,
+    lifecycle,
+    favorites,
+    views: flagViews,
+  });
+  const playground = new PlaygroundService(db, clientFeatures, strategies);
+  const insights = new InsightsService(db);
+  const projectOverview = new ProjectOverview(db, { flags, members, favorites, insights });
+  const projectLifecycle = new ProjectLifecycle(events, {
+    projects,
+    overview: projectOverview,
+    environments,
+    members,
+    flags,
+    strategies,
+  });
+  const staleness = new StalenessJob(events, flags);
+  // A use case above the flag services: changes are checked against them and applied through them.
+  const changeTargets = { flags, flagEditing, strategies, variants, dependencies, segments };
+  const changeRequestQueries = new ChangeRequestQueries(db, {
+    projects,
+    users,
+    grants,
+    targets: changeTargets,
+  });
+  const changeRequests = {
+    configuration: new ChangeRequestConfiguration(db, events, { projects, environments }),
+    queries: changeRequestQueries,
+    drafts: new ChangeRequestDrafts(events, changeRequestQueries, { projects, targets: changeTargets }),
+    details: new ChangeRequestDetails(events, { projects, users }),
+    transitions: new ChangeRequestTransitions(events, changeRequestQueries, {
+      projects,
+      targets: changeTargets,
+    }),
+    schedules: new ChangeRequestSchedules(db, events, { users, grants, targets: changeTargets }),
+  };
+  const changeRequestScheduler = new ChangeRequestScheduler(changeRequests.schedules, events.outbox, events);
   const addons = new AddonService(db, events, { tagTypes, projects }, settings.integrations);
   const importExport = new ImportExportService(db, events, {
     flags,
+    flagViews,
+    flagEditing,
     strategies,
     variants,
     featureTags,
@@ -161,7 +200,7 @@ export function createServices(
     definitions: strategyDefinitions,
     projects,
     environments,
-    changeRequests,
+    changeRequests: changeRequests.drafts,
   });
   return {
     telemetry,
@@ -188,12 +227,16 @@ export function createServices(
     metrics,
     environments,
     projects,
+    projectOverview,
+    projectLifecycle,
     defaultStrategies,
     segments,
     contextFields,
     tagTypes,
     strategyDefinitions,
     flags,
+    flagViews,
+    flagEditing,
     strategies,
     variants,
     featureTags,
@@ -214,6 +257,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, db: Db, options: BuildOptions = {}) {
+  setPasswordHashCost(config.passwordHashCost);
   const services = options.services ?? createServices(db, undefined, config);
   const app: App = Fastify({
     logger: config.logLevel === "silent" ? false : loggerOptions(config.logLevel, config.logFormat),
@@ -251,10 +295,15 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     authenticate({
       // `user:` marks a personal access token, but is also how an API token of a project
       // named "user" begins: such a secret is an API token when it is no personal one.
-      bearer: async (secret) =>
-        (secret.startsWith("user:") && (await services.personalTokens.resolve(secret))) ||
-        services.tokens.resolve(secret),
-      session: (id) => services.sessions.resolve(id),
+      // A person found by their token or session is made an actor by their grants.
+      bearer: async (secret) => {
+        const person = secret.startsWith("user:") ? await services.personalTokens.resolve(secret) : undefined;
+        return person ? services.grants.actorOf(person, "pat") : services.tokens.resolve(secret);
+      },
+      session: async (id) => {
+        const person = await services.sessions.resolve(id);
+        return person && services.grants.actorOf(person, "session");
+      },
       loginOptions: () => services.sso.loginOptions(),
     }),
   );
@@ -281,94 +330,67 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     },
     async () => ({ health: "GOOD" as const }),
   );
-  await app.register(eventRoutes, { prefix: "/api/admin/events", events: services.events });
-  await app.register(tokenRoutes, { prefix: "/api/admin/api-tokens", tokens: services.tokens });
-  await app.register(clientApiRoutes, { prefix: "/api/client", features: services.clientFeatures });
+  await app.register(eventRoutes, { events: services.events });
+  await app.register(tokenRoutes, { tokens: services.tokens });
+  await app.register(clientApiRoutes, { features: services.clientFeatures });
   await app.register(frontendRoutes, {
-    prefix: "/api/frontend",
     frontend: services.frontend,
     origins: config.frontendCorsOrigins,
     within: async (scope) => {
-      await scope.register(usageRoutes, { prefix: "/client", metrics: services.metrics, auth: "frontend" });
+      await scope.register(usageRoutes, { metrics: services.metrics, auth: "frontend" });
     },
   });
-  await app.register(usageRoutes, { prefix: "/api/client", metrics: services.metrics, auth: "client" });
-  await app.register(applicationRoutes, { prefix: "/api/admin/metrics", metrics: services.metrics });
-  await app.register(flagUsageRoutes, { prefix: "/api/admin/client-metrics", metrics: services.metrics });
-  await app.register(environmentRoutes, {
-    prefix: "/api/admin/environments",
-    environments: services.environments,
-  });
+  await app.register(usageRoutes, { metrics: services.metrics, auth: "client" });
+  await app.register(applicationRoutes, { metrics: services.metrics });
+  await app.register(flagUsageRoutes, { metrics: services.metrics });
+  await app.register(environmentRoutes, { environments: services.environments });
   await app.register(projectRoutes, {
-    prefix: "/api/admin/projects",
     projects: services.projects,
+    overview: services.projectOverview,
+    lifecycle: services.projectLifecycle,
     defaultStrategies: services.defaultStrategies,
   });
-  await app.register(memberRoutes, { prefix: "/api/admin/projects/:projectId", members: services.members });
-  await app.register(roleRoutes, { prefix: "/api/admin", roles: services.roles });
-  await app.register(groupRoutes, { prefix: "/api/admin/groups", groups: services.groups });
-  await app.register(segmentRoutes, { prefix: "/api/admin/segments", segments: services.segments });
-  await app.register(contextFieldRoutes, { prefix: "/api/admin/context", fields: services.contextFields });
-  await app.register(tagTypeRoutes, { prefix: "/api/admin/tag-types", tagTypes: services.tagTypes });
-  await app.register(strategyDefinitionRoutes, {
-    prefix: "/api/admin/strategies",
-    definitions: services.strategyDefinitions,
+  await app.register(memberRoutes, { members: services.members });
+  await app.register(roleRoutes, { roles: services.roles, holders: services.members });
+  await app.register(groupRoutes, { groups: services.groups });
+  await app.register(segmentRoutes, { segments: services.segments });
+  await app.register(contextFieldRoutes, { fields: services.contextFields });
+  await app.register(tagTypeRoutes, { tagTypes: services.tagTypes });
+  await app.register(strategyDefinitionRoutes, { definitions: services.strategyDefinitions });
+  await app.register(flagRoutes, {
+    flags: services.flags,
+    editing: services.flagEditing,
+    views: services.flagViews,
   });
-  const flag = "/api/admin/projects/:projectId/features/:featureName";
-  await app.register(flagRoutes, { prefix: "/api/admin", flags: services.flags });
-  await app.register(variantRoutes, { prefix: flag, variants: services.variants });
-  await app.register(strategyRoutes, {
-    prefix: `${flag}/environments/:environment/strategies`,
-    strategies: services.strategies,
-  });
-  await app.register(featureTagRoutes, { prefix: "/api/admin", featureTags: services.featureTags });
-  await app.register(dependencyRoutes, {
-    prefix: "/api/admin/projects/:projectId",
-    dependencies: services.dependencies,
-  });
-  await app.register(lifecycleRoutes, { prefix: `${flag}/lifecycle`, lifecycle: services.lifecycle });
-  await app.register(ssoSettingsRoutes, { prefix: "/api/admin/auth/oidc/settings", sso: services.sso });
-  await app.register(ssoLoginRoutes, { prefix: "/auth/oidc", sso: services.sso });
-  await app.register(loginRoutes, { prefix: "/auth/simple", sessions: services.sessions });
-  await app.register(logoutRoutes, { prefix: "/logout", sessions: services.sessions });
-  await app.register(passwordResetRoutes, { prefix: "/auth/reset", users: services.users });
-  await app.register(currentUserRoutes, { prefix: "/api/admin/user", users: services.users });
-  await app.register(userAdminRoutes, { prefix: "/api/admin/user-admin", users: services.users });
+  await app.register(variantRoutes, { variants: services.variants });
+  await app.register(strategyRoutes, { strategies: services.strategies });
+  await app.register(featureTagRoutes, { featureTags: services.featureTags });
+  await app.register(dependencyRoutes, { dependencies: services.dependencies });
+  await app.register(lifecycleRoutes, { lifecycle: services.lifecycle });
+  await app.register(ssoSettingsRoutes, { sso: services.sso });
+  await app.register(ssoLoginRoutes, { sso: services.sso });
+  await app.register(loginRoutes, { sessions: services.sessions });
+  await app.register(logoutRoutes, { sessions: services.sessions });
+  await app.register(passwordResetRoutes, { users: services.users });
+  await app.register(currentUserRoutes, { users: services.users });
+  await app.register(userAdminRoutes, { users: services.users });
   await app.register(serviceAccountRoutes, {
-    prefix: "/api/admin/service-account",
     users: services.users,
     personalTokens: services.personalTokens,
   });
-  await app.register(changeRequestRoutes, {
-    prefix: "/api/admin/projects/:projectId",
-    changeRequests: services.changeRequests,
-  });
-  await app.register(changeRequestSearchRoutes, {
-    prefix: "/api/admin/search/change-requests",
-    changeRequests: services.changeRequests,
-  });
-  await app.register(addonRoutes, { prefix: "/api/admin/addons", addons: services.addons });
+  await app.register(changeRequestRoutes, { changeRequests: services.changeRequests });
+  await app.register(changeRequestSearchRoutes, { changeRequests: services.changeRequests });
+  await app.register(addonRoutes, { addons: services.addons });
   await app.register(insightRoutes, {
-    prefix: "/api/admin/projects/:projectId",
     insights: services.insights,
+    overview: services.projectOverview,
+    views: services.flagViews,
   });
-  await app.register(playgroundRoutes, { prefix: "/api/admin/playground", playground: services.playground });
-  await app.register(importExportRoutes, {
-    prefix: "/api/admin/features-batch",
-    importExport: services.importExport,
-  });
-  await app.register(favoriteRoutes, {
-    prefix: "/api/admin/projects/:projectId",
-    favorites: services.favorites,
-  });
-  await app.register(personalTokenRoutes, {
-    prefix: "/api/admin/user/tokens",
-    personalTokens: services.personalTokens,
-  });
-  await app.register(serviceAccountTokenRoutes, {
-    prefix: "/api/admin/service-account",
-    personalTokens: services.personalTokens,
-  });
+  await app.register(playgroundRoutes, { playground: services.playground });
+  await app.register(importExportRoutes, { importExport: services.importExport });
+  await app.register(favoriteRoutes, { favorites: services.favorites });
+  await app.register(personalTokenRoutes, { personalTokens: services.personalTokens });
+  await app.register(serviceAccountTokenRoutes, { personalTokens: services.personalTokens });
 
   await app.ready();
   return { app, services, routes };

@@ -27,6 +27,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Failed logins for one username (or email) from one address in a minute before they must wait. */
   loginFailuresPerMinute: number;
+  /** scrypt's cost for new password hashes, as log2 N (see PASSWORD_HASH_COST). */
+  passwordHashCost: number;
   /** The first admin, created when there are no people; without it `admin` gets a random password. */
   defaultAdmin: { username: string; password: string } | undefined;
   /** The built web UI served at `/`; undefined serves none (the API works without it). */
@@ -55,6 +57,15 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * scrypt's cost for new password hashes, as log2 N. 14 is OWASP's setting for the block size
+ * and parallelism domains/users/passwords.ts uses; each step up doubles a hash's time and
+ * memory, up to 128 MiB at 17, the most passwords.ts lets scrypt take. `test` is the lowest,
+ * for test suites, whose hashing would otherwise be most of their time: anyone who reads
+ * such a hash can find its password.
+ */
+export const PASSWORD_HASH_COST = { default: 14, max: 17, test: 1 } as const;
 
 /** Every variable the service reads, for `--help`. */
 export const VARIABLES: readonly { name: string; fallback: string; meaning: string }[] = [
@@ -115,6 +126,11 @@ export const VARIABLES: readonly { name: string; fallback: string; meaning: stri
   },
   { name: "SESSION_TTL_HOURS", fallback: "48", meaning: "how long a login lasts" },
   {
+    name: "PASSWORD_HASH_COST",
+    fallback: String(PASSWORD_HASH_COST.default),
+    meaning: `scrypt cost of new password hashes as log2 N, up to ${PASSWORD_HASH_COST.max} (each step doubles time and memory); test: the lowest, for test suites only`,
+  },
+  {
     name: "UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION",
     fallback: "false",
     meaning: "true lets addons deliver to private, loopback, link-local and reserved addresses",
@@ -161,6 +177,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+// Never below the default but by name, so that no typo weakens the passwords of a real service.
+function passwordHashCost(env: Env): number {
+  const { default: fallback, max, test } = PASSWORD_HASH_COST;
+  return env.PASSWORD_HASH_COST === "test"
+    ? test
+    : integer(env, "PASSWORD_HASH_COST", fallback, fallback, max);
 }
 
 // proxy-addr's names for address ranges, beside addresses and CIDRs.
@@ -263,6 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sessionTtlHours: attempt(() => integer(env, "SESSION_TTL_HOURS", 48, 1, 8760), 48),
     loginFailuresPerMinute: attempt(() => integer(env, "SIMPLE_LOGIN_LIMIT_PER_MINUTE", 10, 1, 100_000), 10),
+    passwordHashCost: attempt(() => passwordHashCost(env), PASSWORD_HASH_COST.default),
     defaultAdmin: attempt(() => defaultAdmin(env), undefined),
     uiDir: uiDir(env.UI_DIR),
     integrations: {

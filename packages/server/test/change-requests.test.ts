@@ -513,7 +513,7 @@ describe.each(databaseKinds)("change requests (%s)", (kind) => {
       scheduledAt: at.toISOString(),
     });
     const applyDue = async (now: Date) => {
-      while (await server.services.changeRequests.applyDue(now)) {}
+      while (await server.services.changeRequests.schedules.applyDue(now)) {}
     };
     await applyDue(new Date(at.getTime() - 1));
     expect(await stateOf(id)).toMatchObject({ state: "Scheduled", schedule: { status: "pending" } });
@@ -740,11 +740,31 @@ async function scheduleLaunch(server: TestServer, flag: string, at: Date): Promi
   return id;
 }
 
-/** Waits for the scheduler to apply the request, however long the machine's load makes that. */
-async function untilApplied(server: TestServer, id: number): Promise<void> {
-  while ((await server.request(`${BASE}/change-requests/${id}`)).body.state !== "Applied") {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+const SCHEDULE_OUTCOMES = [
+  "change-request-scheduled-application-success",
+  "change-request-scheduled-application-failure",
+  "change-request-schedule-suspended",
+];
+
+/**
+ * How the scheduler settled the request's schedule (the event it recorded), once it has:
+ * looked up when the server hears of a commit, not on a clock, so that no load makes the
+ * wait end too early, and a schedule that failed is an answer rather than a hang.
+ */
+function settled(server: TestServer, id: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const look = () =>
+      server.db
+        .selectFrom("events")
+        .select("type")
+        .where("type", "in", SCHEDULE_OUTCOMES)
+        .where("data", "@>", JSON.stringify({ changeRequestId: id }))
+        .executeTakeFirst()
+        .then((event) => event && resolve(event.type), reject);
+    server.services.events.onRevision(look);
+    // It may have been settled before this listened.
+    void look();
+  });
 }
 
 // Each of these starts two services: on a loaded machine that alone can take half a minute,
@@ -777,7 +797,8 @@ describe("the change request scheduler across a restart", STARTS_TWO, () => {
         .execute();
       server = await startTestServer("pglite", database);
       try {
-        await untilApplied(server, id);
+        expect(await settled(server, id)).toBe("change-request-scheduled-application-success");
+        expect((await server.request(`${BASE}/change-requests/${id}`)).body.state).toBe("Applied");
         expect((await served()).enabled).toBe(true);
       } finally {
         await server.close();
@@ -801,7 +822,7 @@ describe.runIf(process.env.DATABASE_URL)(
       try {
         const first = instances[0]!;
         const id = await scheduleLaunch(first, "shared-launch", new Date(Date.now() + 1000));
-        await untilApplied(first, id);
+        expect(await settled(first, id)).toBe("change-request-scheduled-application-success");
         // Both instances had the schedule in view; let the slower one look too.
         await new Promise((resolve) => setTimeout(resolve, 500));
         const events = await first.db

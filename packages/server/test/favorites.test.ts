@@ -95,9 +95,9 @@ describe.each(databaseKinds)("favourites (%s)", (kind) => {
       headers: { cookie: fay.cookie },
     });
     expect(marked.status).toBe(200);
-    const actor = (await server.services.users.actor(fay.id, "pat"))!;
+    const actor = (await server.services.grants.actor(fay.id, "pat"))!;
     expect(await server.services.favorites.projects(actor)).toEqual(new Set(["default"]));
-    const otto = (await server.services.users.actor(other.id, "pat"))!;
+    const otto = (await server.services.grants.actor(other.id, "pat"))!;
     expect(await server.services.favorites.projects(otto)).toEqual(new Set());
     expect((await events("project-favorited"))[0]).toMatchObject({
       project: "default",

@@ -24,7 +24,7 @@ const addUser = async (username: string) =>
       .returning("id")
       .executeTakeFirstOrThrow()
   ).id;
-const actor = async (userId: number) => (await server.services.users.actor(userId, "session"))!;
+const actor = async (userId: number) => (await server.services.grants.actor(userId, "session"))!;
 const post = (body: unknown) => server.request("/api/admin/groups", { method: "POST", body });
 /** Who joined or left a group, as the event log records it: each user an event of its own. */
 const membershipEvents = async (groupId: number) => {

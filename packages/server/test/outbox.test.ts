@@ -2,19 +2,19 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type ServerResponse } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, type Db } from "../src/db/connection.js";
+import { built } from "./support/built.js";
 import { type DatabaseKind, databaseKinds, freshDatabase } from "./support/database.js";
 
-// Instances of the service in processes of their own, which these tests kill outright.
-const childScript = resolve(import.meta.dirname, "outbox-child.ts");
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+// Instances of the built service in processes of their own, which these tests kill outright.
+// The child imports the build, checked here so that a missing one fails saying how to make it.
+const childScript = resolve(import.meta.dirname, "outbox-child.mjs");
+built("index.js");
 const ADMIN = "*:*.outbox-test-admin";
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -99,25 +99,22 @@ interface Instance {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** The service with test/outbox-child.ts's consumer, started as its command is and ready. */
+/** The service with test/outbox-child.mjs's consumer, started as its command is and ready. */
 async function startInstance(env: Record<string, string>, receiver: string): Promise<Instance> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--conditions=signalbox-source", "--import", tsx, childScript],
-    {
-      env: {
-        PATH: process.env.PATH,
-        PORT: "0",
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "warn",
-        LOG_FORMAT: "json",
-        INIT_ADMIN_API_TOKENS: ADMIN,
-        OUTBOX_RECEIVER: receiver,
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
+  const child: ChildProcess = spawn(process.execPath, [childScript], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      LOG_FORMAT: "json",
+      PASSWORD_HASH_COST: "test",
+      INIT_ADMIN_API_TOKENS: ADMIN,
+      OUTBOX_RECEIVER: receiver,
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   let output = "";
   child.stdout!.on("data", (chunk) => {
     output += chunk;

@@ -33,7 +33,7 @@ describe.each(databaseKinds)("project access (%s)", (kind) => {
         .returning("id")
         .executeTakeFirstOrThrow()
     ).id;
-  const actor = async (userId: number) => (await server.services.users.actor(userId, "session"))!;
+  const actor = async (userId: number) => (await server.services.grants.actor(userId, "session"))!;
   const access = (project = "team") => server.request(`/api/admin/projects/${project}/access`);
   const give = (body: unknown, project = "team") =>
     server.request(`/api/admin/projects/${project}/access`, { method: "POST", body });
@@ -439,7 +439,10 @@ describe.each(databaseKinds)("project access (%s)", (kind) => {
   it("makes a person who creates a project its owner, as the projects listing reads it", async () => {
     const joy = await addUser("joy", Editor);
     const kim = await addUser("kim");
-    const created = await server.services.projects.create(await actor(joy), { id: "joys", name: "Joy's" });
+    const created = await server.services.projectLifecycle.create(await actor(joy), {
+      id: "joys",
+      name: "Joy's",
+    });
     expect(created.id).toBe("joys");
     const listed = (await access("joys")).body;
     expect(listed.users).toEqual([expect.objectContaining({ id: joy, roles: [Owner] })]);

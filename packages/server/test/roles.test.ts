@@ -219,7 +219,7 @@ describe.each(databaseKinds)("roles (%s)", (kind) => {
       permissions: [{ name: "CREATE_PROJECT" }, { name: "READ_ROLE" }],
     });
     expect(role.status, JSON.stringify(role.body)).toBe(201);
-    const maker = await server.services.users.actor(await addUser("maker", role.body.id), "session");
+    const maker = await server.services.grants.actor(await addUser("maker", role.body.id), "session");
     expect(can(maker!, "CREATE_PROJECT")).toBe(true);
     expect(can(maker!, "READ_ROLE")).toBe(true);
     expect(can(maker!, "CREATE_TAG_TYPE")).toBe(false);

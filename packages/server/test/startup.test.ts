@@ -2,21 +2,18 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadReference } from "../../../reference/load.js";
 import { loadConfig, VARIABLES } from "../src/config.js";
 import { startServer } from "../src/server.js";
+import { built } from "./support/built.js";
 import { withDatabase } from "./support/global-setup.js";
 
-const cli = resolve(import.meta.dirname, "../src/cli.ts");
-// The TypeScript loader by absolute address: the command runs from a folder of its own.
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const cli = built("cli.js");
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
@@ -26,9 +23,9 @@ afterEach(async () => {
 async function run(args: string[], env: Record<string, string>, cwd?: string) {
   const folder = cwd ?? (await mkdtemp(join(tmpdir(), "signalbox-cli-")));
   if (!cwd) cleanup.push(() => rm(folder, { recursive: true, force: true }));
-  const child = spawn(process.execPath, ["--conditions=signalbox-source", "--import", tsx, cli, ...args], {
+  const child = spawn(process.execPath, [cli, ...args], {
     cwd: folder,
-    env: { PATH: process.env.PATH, LOG_LEVEL: "silent", PORT: "0", ...env },
+    env: { PATH: process.env.PATH, LOG_LEVEL: "silent", PORT: "0", PASSWORD_HASH_COST: "test", ...env },
   });
   let stdout = "";
   let stderr = "";
@@ -103,7 +100,13 @@ describe("the signalbox-server command", () => {
   it("refuses a second process on a data folder in use, in one line naming the holder", async () => {
     const dataDir = await tempDir();
     const first = await startServer(
-      loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent" }),
+      loadConfig({
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "silent",
+        PASSWORD_HASH_COST: "test",
+      }),
     );
     cleanup.push(() => first.close());
     const second = await run([], { DATA_DIR: dataDir });
@@ -119,7 +122,13 @@ describe("the signalbox-server command", () => {
     // A pid no process has: what a killed server leaves behind.
     await writeFile(join(dataDir, "signalbox.lock"), "2147483646");
     const server = await startServer(
-      loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent" }),
+      loadConfig({
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "silent",
+        PASSWORD_HASH_COST: "test",
+      }),
     );
     await server.close();
     expect(existsSync(join(dataDir, "signalbox.lock"))).toBe(false);
@@ -164,9 +173,10 @@ describe("the signalbox-server command", () => {
   });
 
   it("logs one JSON object per line with an ISO time, the level's name and the service's name", async () => {
-    const child = spawn(process.execPath, ["--conditions=signalbox-source", "--import", tsx, cli], {
+    const child = spawn(process.execPath, [cli], {
       env: {
         PATH: process.env.PATH,
+        PASSWORD_HASH_COST: "test",
         PORT: "0",
         HOST: "127.0.0.1",
         DATA_DIR: "memory://",

@@ -10,6 +10,7 @@ import { RouterProvider } from "react-router";
 import { ApiError } from "./api/client";
 import { router } from "./app/routes";
 import { notifyFailure } from "./components/notify";
+import { queryKeys } from "./query-keys";
 
 const theme = createTheme({
   primaryColor: "blue",
@@ -32,7 +33,7 @@ const queries: QueryClient = new QueryClient({
     onError: (error, _variables, _context, mutation) => {
       if (mutation.meta?.quiet) return;
       if (error instanceof ApiError && error.status === 401)
-        void queries.invalidateQueries({ queryKey: ["me"] });
+        void queries.invalidateQueries({ queryKey: queryKeys.session.me() });
       else notifyFailure(error);
     },
   }),

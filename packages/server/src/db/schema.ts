@@ -428,7 +428,8 @@ export interface AddonTable {
 }
 
 export interface IntegrationEventTable {
-  id: Generated<string>;
+  /** A bigint, which pg reads as a number (db/connection.ts); the API shows it as text. */
+  id: Generated<number>;
   integration_id: number;
   created_at: CreatedAt;
   state: string;

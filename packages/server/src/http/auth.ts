@@ -10,6 +10,7 @@ import type { FastifyRequest, RouteOptions } from "fastify";
 import type { Actor, TokenActor, TokenType } from "../access/actor.js";
 import { canSee, requirePermission } from "../access/can.js";
 import type { Permission } from "../access/permissions.js";
+import { SESSION_COOKIE } from "../domains/sessions/cookie.js";
 import { changesState, provenance } from "./request-origin.js";
 
 /** Which callers a route admits; routes say it in their `config.auth`, admin being the default. */
@@ -38,9 +39,6 @@ export interface Credentials {
   /** The ways to log in besides a password, offered to a caller who brought no credentials. */
   loginOptions(): Promise<LoginOption[]>;
 }
-
-/** The reference's cookie name, so its clients and proxies in front of it recognise it. */
-export const SESSION_COOKIE = "unleash-session";
 
 // Admin tokens may also read what SDKs read, as in the reference.
 const admitted: Record<"client" | "frontend", readonly TokenType[]> = {

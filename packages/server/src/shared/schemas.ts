@@ -35,6 +35,19 @@ export const Constraint = Type.Object(
 );
 
 /**
+ * A constraint as stored and shown: written through `Constraint`, read back without
+ * narrowing, so what older writers stored still reads.
+ */
+export const StoredConstraint = Type.Object({
+  contextName: Type.String(),
+  operator: Type.String(),
+  values: Type.Optional(Type.Array(Type.String())),
+  value: Type.Optional(Type.String()),
+  inverted: Type.Optional(Type.Boolean()),
+  caseInsensitive: Type.Optional(Type.Boolean()),
+});
+
+/**
  * What the schema cannot say about constraints: a value its operator can read (a number, a
  * date, a semantic version, CIDR ranges, a pattern RE2 accepts), checked by the engine that
  * will evaluate it. A constraint the engine cannot read would be silently false.

@@ -58,7 +58,7 @@ export async function seedFlag(server: TestServer, flag: FlagSeed): Promise<void
         .execute();
     }
   });
-  const view = await server.services.flags.get(system("test"), project, flag.name);
+  const view = await server.services.flagViews.get(system("test"), project, flag.name);
   await server.services.events.change(system("test"), async (change) =>
     change.record({ type: "feature-created", project, featureName: flag.name, data: view }),
   );

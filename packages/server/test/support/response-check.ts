@@ -8,6 +8,7 @@ interface OpenApi {
     string,
     Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>
   >;
+  components: object;
 }
 
 /** OpenAPI's path for a Fastify route: `/a/:b` is `/a/{b}`. */
@@ -29,6 +30,44 @@ function strict(schema: unknown): unknown {
   return copy;
 }
 
+// Compiling is most of what checking costs, and every test server has the same document: the
+// files a worker runs share one compiled validator per schema, and the document's components
+// are added once, under an id its references are rewritten to.
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats.default(ajv);
+const validatorsBySource = new Map<string, ValidateFunction>();
+const componentIds = new Map<string, string>();
+
+/** The schema with its references (#/components/schemas/…) pointing into the components added under `id`. */
+function pointedAt(schema: unknown, id: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => pointedAt(item, id));
+  if (schema === null || typeof schema !== "object") return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    copy[key] =
+      key === "$ref" && typeof value === "string" && value.startsWith("#/")
+        ? `${id}${value}`
+        : pointedAt(value, id);
+  }
+  return copy;
+}
+
+function compiled(schema: unknown, components: string): ValidateFunction {
+  let id = componentIds.get(components);
+  if (!id) {
+    id = `openapi-components-${componentIds.size}`;
+    ajv.addSchema({ $id: id, components: pointedAt(JSON.parse(components), id) });
+    componentIds.set(components, id);
+  }
+  const source = `${id} ${JSON.stringify(schema)}`;
+  let validate = validatorsBySource.get(source);
+  if (!validate) {
+    validate = ajv.compile(pointedAt(schema, id) as object);
+    validatorsBySource.set(source, validate);
+  }
+  return validate;
+}
+
 /**
  * Checks every response the app sends against the response schema its OpenAPI document
  * gives for that route and status. What does not match is collected, for the test server
@@ -36,10 +75,9 @@ function strict(schema: unknown): unknown {
  */
 export function responseCheck(violations: string[]) {
   return fp(async (app: FastifyInstance) => {
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats.default(ajv);
     const validators = new Map<string, ValidateFunction | null>();
     let document: OpenApi | undefined;
+    let components: string | undefined;
 
     function validatorFor(request: FastifyRequest, status: number): ValidateFunction | null {
       const url = request.routeOptions.url;
@@ -55,7 +93,8 @@ export function responseCheck(violations: string[]) {
         if (status < 400 && declared.length > 0 && !declared.includes(String(status))) {
           violations.push(`${key}: no response schema for this status`);
         }
-        validators.set(key, schema ? ajv.compile(strict(schema) as object) : null);
+        components ??= JSON.stringify(strict(document.components));
+        validators.set(key, schema ? compiled(strict(schema), components) : null);
       }
       return validators.get(key) ?? null;
     }

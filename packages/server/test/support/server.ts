@@ -1,6 +1,6 @@
 import { system } from "../../src/access/actor.js";
 import { buildApp } from "../../src/app.js";
-import { type Config, defaultConfig } from "../../src/config.js";
+import { type Config, defaultConfig, PASSWORD_HASH_COST } from "../../src/config.js";
 import type { Db } from "../../src/db/connection.js";
 import { type DatabaseKind, freshDatabase } from "./database.js";
 import { responseCheck } from "./response-check.js";
@@ -47,7 +47,8 @@ export async function startTestServer(
   const connection = shared ?? (await freshDatabase(kind));
   const violations: string[] = [];
   const { app, services, routes } = await buildApp(
-    defaultConfig({ logLevel: "silent", ...config }),
+    // The lowest hashing cost: logging people in is what many tests do, and the cost is scrypt's.
+    defaultConfig({ logLevel: "silent", passwordHashCost: PASSWORD_HASH_COST.test, ...config }),
     connection.db,
     {
       plugins: [responseCheck(violations)],

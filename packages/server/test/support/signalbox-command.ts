@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { built } from "./built.js";
 
-// The `signalbox` command run from its sources as a child process, as a person runs it.
+// The built `signalbox` command run as a child process, as a person runs it.
 
-const CLI = fileURLToPath(new URL("../../src/signalbox-cli.ts", import.meta.url));
+const CLI = built("signalbox-cli.js");
 
 export interface Run {
   code: number;
@@ -16,7 +16,7 @@ export function signalbox(args: string[], env: Record<string, string> = {}): Pro
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--conditions=signalbox-source", "--import", "tsx", CLI, ...args],
+      [CLI, ...args],
       {
         env: { ...process.env, SIGNALBOX_URL: "", SIGNALBOX_TOKEN: "", ...env },
         maxBuffer: 64 * 1024 * 1024,

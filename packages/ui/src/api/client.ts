@@ -4,18 +4,18 @@ import type { components, paths } from "./generated/schema";
 /** Every request and response body of the service, by the name of its path and method. */
 export type { components, paths };
 
-/**
- * A refusal from the service, carrying its error body (`{ id, name, message, details? }`),
- * so a screen can show the service's own words.
- */
+/** The body of every refusal (`{ id, name, message, details? }`), as the service's document gives it. */
+export type ErrorBody = components["schemas"]["ErrorBody"];
+
+/** A refusal from the service, carrying its error body, so a screen can show the service's own words. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly kind: string,
     message: string,
-    readonly details: { message: string; path?: string }[] = [],
+    readonly details: NonNullable<ErrorBody["details"]> = [],
     /** The whole error body, for answers that carry more (a 401's ways to log in). */
-    readonly body: unknown = undefined,
+    readonly body: ErrorBody | undefined = undefined,
   ) {
     super(message);
   }
@@ -34,12 +34,13 @@ interface Answer<T> {
 export async function unwrap<T>(pending: Promise<Answer<T>>): Promise<T> {
   const { data, error, response } = await pending;
   if (response.ok) return data as T;
-  const body = (error ?? {}) as { name?: string; message?: string; details?: ApiError["details"] };
+  // Undefined when what answered was not the service (a proxy's error page, say).
+  const body = typeof error === "object" && error !== null ? (error as ErrorBody) : undefined;
   throw new ApiError(
     response.status,
-    body.name ?? "Error",
-    body.message ?? `The service answered ${response.status} ${response.statusText}.`,
-    body.details,
-    error,
+    body?.name ?? "Error",
+    body?.message ?? `The service answered ${response.status} ${response.statusText}.`,
+    body?.details,
+    body,
   );
 }

@@ -7,6 +7,7 @@ import { useNavigate } from "react-router";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
 import { flagPath, projectPath } from "../projects/paths";
+import { queryKeys } from "../query-keys";
 import { SCREENS } from "./screens";
 
 /** Ctrl/Cmd-K: jump to any screen, project or flag by typing part of its name. */
@@ -15,13 +16,13 @@ export function CommandPalette() {
   const can = useCan();
   const [query, setQuery] = useState("");
   const projects = useQuery({
-    queryKey: ["projects"],
+    queryKey: queryKeys.projects.list(),
     queryFn: () => unwrap(api.GET("/api/admin/projects")),
   });
   // Flags are too many to list up front: the service searches them once typing pauses.
   const [typed] = useDebouncedValue(query.trim(), 250);
   const flags = useQuery({
-    queryKey: ["search", "features", typed],
+    queryKey: queryKeys.flags.search(typed),
     queryFn: () =>
       unwrap(api.GET("/api/admin/search/features", { params: { query: { query: typed, limit: "20" } } })),
     enabled: typed.length > 0,

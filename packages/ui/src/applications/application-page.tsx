@@ -29,6 +29,7 @@ import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
 import { plural } from "../components/plural";
 import { RelativeTime } from "../components/relative-time";
+import { queryKeys } from "../query-keys";
 import { Usage } from "./usage";
 
 const fetchApplication = (appName: string) =>
@@ -46,11 +47,11 @@ export default function ApplicationPage() {
   const can = useCan();
   const [editing, { open, close }] = useDisclosure();
   const application = useQuery({
-    queryKey: ["application", appName],
+    queryKey: queryKeys.applications.detail(appName),
     queryFn: () => fetchApplication(appName),
   });
   const overview = useQuery({
-    queryKey: ["application", appName, "overview"],
+    queryKey: queryKeys.applications.overview(appName),
     queryFn: () => fetchOverview(appName),
   });
 
@@ -287,8 +288,8 @@ function EditApplicationForm({ application, onDone }: { application: Application
       ),
     onSuccess: async () => {
       await Promise.all([
-        client.invalidateQueries({ queryKey: ["application", appName] }),
-        client.invalidateQueries({ queryKey: ["applications"] }),
+        client.invalidateQueries({ queryKey: queryKeys.applications.detail(appName) }),
+        client.invalidateQueries({ queryKey: queryKeys.applications.list() }),
       ]);
       notifyDone(`Saved ${appName}.`);
       onDone();

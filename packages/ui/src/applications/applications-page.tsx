@@ -6,6 +6,7 @@ import { api, unwrap } from "../api/client";
 import { ErrorPanel } from "../components/error-panel";
 import { PageHeader } from "../components/page-header";
 import { RelativeTime } from "../components/relative-time";
+import { queryKeys } from "../query-keys";
 import { Usage } from "./usage";
 
 const applicationPath = (appName: string) => `/applications/${encodeURIComponent(appName)}`;
@@ -13,7 +14,7 @@ const applicationPath = (appName: string) => `/applications/${encodeURIComponent
 /** The applications whose SDKs registered or reported, and where they run. */
 export default function ApplicationsPage() {
   const applications = useQuery({
-    queryKey: ["applications"],
+    queryKey: queryKeys.applications.list(),
     queryFn: () => unwrap(api.GET("/api/admin/metrics/applications")),
   });
   const [search, setSearch] = useState("");

@@ -4,13 +4,8 @@ import { type FormEvent, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { ApiError, api, unwrap } from "../api/client";
 import { describeFailure } from "../components/notify";
+import { queryKeys } from "../query-keys";
 import { useMe } from "./session";
-
-interface LoginOption {
-  type: string;
-  message: string;
-  path: string;
-}
 
 // Only a path on this server is a place to return to: a crafted link cannot send someone away.
 const safeNext = (next: string | null) =>
@@ -19,14 +14,13 @@ const safeNext = (next: string | null) =>
 /** The ways in besides a password, as the service lists them when asked without a login. */
 function useLoginOptions() {
   return useQuery({
-    queryKey: ["login-options"],
-    queryFn: async (): Promise<LoginOption[]> => {
+    queryKey: queryKeys.session.loginOptions(),
+    queryFn: async () => {
       try {
         await unwrap(api.GET("/api/admin/user"));
         return [];
       } catch (error) {
-        const body = error instanceof ApiError ? (error.body as { options?: LoginOption[] }) : undefined;
-        return body?.options ?? [];
+        return (error instanceof ApiError && error.body?.options) || [];
       }
     },
     staleTime: Number.POSITIVE_INFINITY,
@@ -48,7 +42,10 @@ export function LoginPage() {
     meta: { quiet: true },
     onSuccess: async () => {
       client.clear();
-      await client.fetchQuery({ queryKey: ["me"], queryFn: () => unwrap(api.GET("/api/admin/user")) });
+      await client.fetchQuery({
+        queryKey: queryKeys.session.me(),
+        queryFn: () => unwrap(api.GET("/api/admin/user")),
+      });
       navigate(next, { replace: true });
     },
   });

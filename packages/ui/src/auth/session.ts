@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { ApiError, api, unwrap } from "../api/client";
+import { queryKeys } from "../query-keys";
 
 const fetchMe = () => unwrap(api.GET("/api/admin/user"));
 
@@ -8,7 +9,7 @@ export type Me = Awaited<ReturnType<typeof fetchMe>>;
 
 /** Who is logged in; `null` when nobody is (the service answered 401). */
 export const meQuery = {
-  queryKey: ["me"],
+  queryKey: queryKeys.session.me(),
   queryFn: async () => {
     try {
       return await fetchMe();

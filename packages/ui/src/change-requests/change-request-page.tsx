@@ -36,12 +36,12 @@ import { RelativeTime } from "../components/relative-time";
 import { JsonDiff } from "../events/json-diff";
 import { useFlag, useSegments } from "../flags/queries";
 import { flagPath, projectPath } from "../projects/paths";
+import { queryKeys } from "../query-keys";
 import { describeChange, flagChangeDiff, segmentChangeDiff } from "./change-diff";
 import {
   type ChangeRequest,
   changeRequestPath,
   type RequestedChange,
-  requestKey,
   type SegmentChange,
   type State,
   useAvailableReviewers,
@@ -79,10 +79,10 @@ function useRequestWrites(request: ChangeRequest) {
   const path = { projectId: request.project, id: request.id };
   const flagsChanged = () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: ["flag", request.project] }),
-      client.invalidateQueries({ queryKey: ["project", request.project] }),
-      client.invalidateQueries({ queryKey: ["segments"] }),
-      client.invalidateQueries({ queryKey: ["events"] }),
+      client.invalidateQueries({ queryKey: queryKeys.flags.ofProject(request.project) }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.detail(request.project) }),
+      client.invalidateQueries({ queryKey: queryKeys.segments.list() }),
+      client.invalidateQueries({ queryKey: queryKeys.events.all() }),
     ]);
   const setState = useMutation({
     mutationFn: (input: StateInput) =>
@@ -93,7 +93,7 @@ function useRequestWrites(request: ChangeRequest) {
         }),
       ),
     onSuccess: async (next) => {
-      client.setQueryData(requestKey(request.project, request.id), next);
+      client.setQueryData(queryKeys.changeRequests.detail(request.project, request.id), next);
       await changed();
       if (next.state === "Applied") await flagsChanged();
       notifyDone(STATE_DONE[next.state]);
@@ -565,7 +565,10 @@ function ChangeCard({
         params: { path: { ...path, changeId: change.id } },
       }),
     );
-    await Promise.all([changed(), client.invalidateQueries({ queryKey: ["flag", request.project] })]);
+    await Promise.all([
+      changed(),
+      client.invalidateQueries({ queryKey: queryKeys.flags.ofProject(request.project) }),
+    ]);
     notifyDone("Change discarded.");
   };
   const resubmitted = request.state === "In review" || request.state === "Approved";

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api, type paths, unwrap } from "../api/client";
+import { queryKeys } from "../query-keys";
 
 const fetchConfig = (projectId: string) =>
   unwrap(
@@ -26,14 +27,8 @@ export type State = ChangeRequest["state"];
 export type ChangeInput =
   paths["/api/admin/projects/{projectId}/change-requests/{id}/changes/{changeId}"]["put"]["requestBody"]["content"]["application/json"];
 
-// Everything about change requests sits under one key, so that one write refreshes every
-// screen that shows them: the banner, the project's list, the page, the review badge.
-export const CHANGE_REQUESTS = "change-requests";
-export const configKey = (projectId: string) => [CHANGE_REQUESTS, projectId, "config"];
-export const requestKey = (projectId: string, id: number) => [CHANGE_REQUESTS, projectId, "request", id];
-
 export const configQuery = (projectId: string) => ({
-  queryKey: configKey(projectId),
+  queryKey: queryKeys.changeRequests.config(projectId),
   queryFn: () => fetchConfig(projectId),
   staleTime: 30_000,
 });
@@ -44,13 +39,16 @@ export function useChangeRequestConfig(projectId: string) {
 }
 
 export function useChangeRequest(projectId: string, id: number) {
-  return useQuery({ queryKey: requestKey(projectId, id), queryFn: () => fetchRequest(projectId, id) });
+  return useQuery({
+    queryKey: queryKeys.changeRequests.detail(projectId, id),
+    queryFn: () => fetchRequest(projectId, id),
+  });
 }
 
 /** Every request of the project, newest first. */
 export function useProjectChangeRequests(projectId: string) {
   return useQuery({
-    queryKey: [CHANGE_REQUESTS, projectId, "all"],
+    queryKey: queryKeys.changeRequests.ofProject(projectId),
     queryFn: () =>
       unwrap(api.GET("/api/admin/projects/{projectId}/change-requests", { params: { path: { projectId } } })),
   });
@@ -59,7 +57,7 @@ export function useProjectChangeRequests(projectId: string) {
 /** The person's own open requests in the project's gated environments: their drafts among them. */
 export function usePendingChangeRequests(projectId: string) {
   return useQuery({
-    queryKey: [CHANGE_REQUESTS, projectId, "pending"],
+    queryKey: queryKeys.changeRequests.pending(projectId),
     queryFn: () =>
       unwrap(
         api.GET("/api/admin/projects/{projectId}/change-requests/pending", {
@@ -72,7 +70,7 @@ export function usePendingChangeRequests(projectId: string) {
 /** The people who may approve requests in a project's environment: whom an author may ask. */
 export function useAvailableReviewers(projectId: string, environment: string, enabled: boolean) {
   return useQuery({
-    queryKey: [CHANGE_REQUESTS, projectId, "reviewers", environment],
+    queryKey: queryKeys.changeRequests.reviewers(projectId, environment),
     queryFn: () =>
       unwrap(
         api.GET("/api/admin/projects/{projectId}/change-requests/available-reviewers/{environment}", {
@@ -88,7 +86,7 @@ export function useChangeRequestSearch(
   options: { refetchInterval?: number; enabled?: boolean } = {},
 ) {
   return useQuery({
-    queryKey: [CHANGE_REQUESTS, "search", query],
+    queryKey: queryKeys.changeRequests.search(query),
     queryFn: () => search(query),
     ...options,
   });
@@ -100,10 +98,13 @@ export function useAwaitingMyReview() {
   return useChangeRequestSearch({ awaitingMyReview: true, limit: 100 }, { refetchInterval: 30_000 });
 }
 
-/** After a write to a change request, or a change added to a draft. */
+/**
+ * After a write to a change request, or a change added to a draft: every screen that shows
+ * requests (the banner, the project's list, the page, the review badge) reads them again.
+ */
 export function useChangeRequestsChanged() {
   const client = useQueryClient();
-  return useCallback(() => client.invalidateQueries({ queryKey: [CHANGE_REQUESTS] }), [client]);
+  return useCallback(() => client.invalidateQueries({ queryKey: queryKeys.changeRequests.all() }), [client]);
 }
 
 /** How many changes a request holds, the flags' and the segments'. */

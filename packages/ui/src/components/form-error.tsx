@@ -24,6 +24,24 @@ export function FormError({ error, inline = [] }: { error: unknown; inline?: rea
   );
 }
 
+/** A detail's path as a form names its fields: `legalValues.0.value`. */
+const formPath = (path: string) => path.replace(/^\/?(body[./])?/, "").replaceAll("/", ".");
+
+/**
+ * What the service said about each field it named, by the field's path in the form, for
+ * `form.setErrors`: an input shows what was said of it.
+ */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError)) return {};
+  const said: Record<string, string> = {};
+  for (const detail of error.details) {
+    if (!detail.path) continue;
+    const path = formPath(detail.path);
+    said[path] = said[path] ? `${said[path]} ${detail.message}` : detail.message;
+  }
+  return said;
+}
+
 /** What the service said about one field, for that input's `error`, when it named the field. */
 export function fieldError(error: unknown, field: string): string | undefined {
   if (!(error instanceof ApiError)) return undefined;

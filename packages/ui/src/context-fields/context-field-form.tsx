@@ -1,24 +1,30 @@
-import { ActionIcon, Button, Fieldset, Group, Stack, Switch, Text, Textarea, TextInput } from "@mantine/core";
-import { IconTrash } from "@tabler/icons-react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { Fieldset, Group, Stack, Switch, Text, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
-import { FormError, fieldError } from "../components/form-error";
+import { EditableList, RemoveRowButton } from "../components/editable-list";
+import { FormError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { notifyDone } from "../components/notify";
+import { useFormSave } from "../components/use-form-save";
 import type { ContextField } from "../flags/queries";
+import { queryKeys } from "../query-keys";
 
 type LegalValue = ContextField["legalValues"][number];
 
 /** Creates a context field, or changes one: its description, stickiness and legal values, saved together. */
 export function ContextFieldForm({ field, onDone }: { field: ContextField | undefined; onDone: () => void }) {
   const client = useQueryClient();
-  const [name, setName] = useState(field?.name ?? "");
-  const [description, setDescription] = useState(field?.description ?? "");
-  const [stickiness, setStickiness] = useState(field?.stickiness ?? false);
-  const [legalValues, setLegalValues] = useState<LegalValue[]>(field?.legalValues ?? []);
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const form = useForm({
+    initialValues: {
+      name: field?.name ?? "",
+      description: field?.description ?? "",
+      stickiness: field?.stickiness ?? false,
+      legalValues: field?.legalValues ?? ([] as LegalValue[]),
+    },
+  });
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async ({ name, description, stickiness, legalValues }) => {
       const changes = {
         description: description || null,
         stickiness,
@@ -32,99 +38,67 @@ export function ContextFieldForm({ field, onDone }: { field: ContextField | unde
         );
       else await unwrap(api.POST("/api/admin/context", { body: { name, ...changes } }));
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ["context-fields"] });
+    onSaved: async (_, { name }) => {
+      await client.invalidateQueries({ queryKey: queryKeys.contextFields.list() });
       notifyDone(field ? `Context field ${name} saved.` : `Context field ${name} created.`);
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
-  const change = (index: number, patch: Partial<LegalValue>) =>
-    setLegalValues((values) => values.map((legal, at) => (at === index ? { ...legal, ...patch } : legal)));
 
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
+        <NameField
           description={
             field ? "A context field keeps its name." : "As SDKs send it in the context, e.g. region."
           }
-          required
           disabled={field !== undefined}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
+          {...form.getInputProps("name")}
         />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <DescriptionField {...form.getInputProps("description")} />
         <Switch
           label="Stickiness"
           description="Offer this field to keep gradual rollouts and variants stable for whoever shares its value."
-          checked={stickiness}
-          onChange={(event) => setStickiness(event.currentTarget.checked)}
+          {...form.getInputProps("stickiness", { type: "checkbox" })}
         />
         <Fieldset legend="Legal values">
-          <Stack gap="xs">
-            <Text size="sm" c="dimmed">
-              With legal values, constraints on this field choose from them; without, any value can be typed.
-            </Text>
-            {legalValues.map((legal, index) => (
-              // Values are edited in place, so their position is what identifies them here.
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above
-              <Group key={index} align="flex-end" wrap="nowrap">
+          <Text size="sm" c="dimmed" mb="xs">
+            With legal values, constraints on this field choose from them; without, any value can be typed.
+          </Text>
+          <EditableList
+            value={form.values.legalValues}
+            onChange={(next) => form.setFieldValue("legalValues", next)}
+            gap="xs"
+            size="xs"
+            newItem={(): LegalValue => ({ value: "" })}
+            addLabel="Add legal value"
+          >
+            {({ index, remove }) => (
+              <Group align="flex-end" wrap="nowrap">
                 <TextInput
                   label={`Value ${index + 1}`}
                   required
                   maxLength={100}
-                  value={legal.value}
-                  onChange={(event) => change(index, { value: event.currentTarget.value })}
                   flex={1}
+                  {...form.getInputProps(`legalValues.${index}.value`)}
                 />
                 <TextInput
                   label={`Description of value ${index + 1}`}
-                  value={legal.description ?? ""}
-                  onChange={(event) => change(index, { description: event.currentTarget.value })}
                   flex={2}
+                  {...form.getInputProps(`legalValues.${index}.description`)}
+                  value={form.values.legalValues[index]?.description ?? ""}
                 />
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  mb={2}
-                  aria-label={`Remove value ${index + 1}`}
-                  onClick={() => setLegalValues((values) => values.filter((_, at) => at !== index))}
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
+                <RemoveRowButton label={`Remove value ${index + 1}`} mb={2} onClick={remove} />
               </Group>
-            ))}
-            <Group>
-              <Button
-                variant="light"
-                size="compact-sm"
-                onClick={() => setLegalValues((values) => [...values, { value: "" }])}
-              >
-                Add legal value
-              </Button>
-            </Group>
-          </Stack>
+            )}
+          </EditableList>
         </Fieldset>
         <FormError error={save.error} inline={["name"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {field ? "Save context field" : "Create context field"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={field ? "Save context field" : "Create context field"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

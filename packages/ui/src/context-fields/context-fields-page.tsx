@@ -9,6 +9,7 @@ import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../componen
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
 import { type ContextField, useContextFields } from "../flags/queries";
+import { queryKeys } from "../query-keys";
 import { ContextFieldForm } from "./context-field-form";
 
 export default function ContextFieldsPage() {
@@ -17,7 +18,7 @@ export default function ContextFieldsPage() {
   const editor = useModalTarget<ContextField>();
 
   const remove = useRemove(
-    ["context-fields"],
+    queryKeys.contextFields.list(),
     (name: string) => unwrap(api.DELETE("/api/admin/context/{name}", { params: { path: { name } } })),
     (name) => `Context field ${name} deleted.`,
   );

@@ -1,30 +1,22 @@
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { ActionIcon, Badge, Group, Modal, Select, Stack, Table, Text } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { IconArrowDown, IconArrowUp } from "@tabler/icons-react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
-import { FormError, fieldError } from "../components/form-error";
+import { FormError } from "../components/form-error";
+import { FormActions, NameField } from "../components/form-fields";
 import { GuardedButton } from "../components/guarded-button";
 import { GuardedSwitch } from "../components/guarded-switch";
 import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
+import { useFormSave } from "../components/use-form-save";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
 import { useEnvironments } from "../projects/queries";
+import { queryKeys } from "../query-keys";
 
 type Environment = NonNullable<ReturnType<typeof useEnvironments>["data"]>["environments"][number];
 
@@ -39,7 +31,7 @@ export default function EnvironmentsPage() {
   const editor = useModalTarget<Environment>();
   const list = environments.data?.environments ?? [];
 
-  const changed = () => client.invalidateQueries({ queryKey: ["environments"] });
+  const changed = () => client.invalidateQueries({ queryKey: queryKeys.environments.list() });
   const toggle = useMutation({
     mutationFn: ({ name, enabled }: { name: string; enabled: boolean }) =>
       unwrap(
@@ -66,7 +58,7 @@ export default function EnvironmentsPage() {
     reorder.mutate(names);
   };
   const remove = useRemove(
-    ["environments"],
+    queryKeys.environments.list(),
     (name: string) => unwrap(api.DELETE("/api/admin/environments/{name}", { params: { path: { name } } })),
     (name) => `Environment ${name} deleted.`,
   );
@@ -191,11 +183,12 @@ function EnvironmentForm({
   onDone: () => void;
 }) {
   const client = useQueryClient();
-  const [name, setName] = useState(environment?.name ?? "");
-  const [type, setType] = useState(environment?.type ?? "development");
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: () =>
+  const form = useForm({
+    initialValues: { name: environment?.name ?? "", type: environment?.type ?? "development" },
+  });
+  const { type } = form.values;
+  const { mutation: save, submit } = useFormSave(form, {
+    save: ({ name, type }) =>
       environment
         ? unwrap(
             api.PUT("/api/admin/environments/update/{name}", {
@@ -204,48 +197,35 @@ function EnvironmentForm({
             }),
           )
         : unwrap(api.POST("/api/admin/environments", { body: { name, type } })),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ["environments"] });
+    onSaved: async (_, { name }) => {
+      await client.invalidateQueries({ queryKey: queryKeys.environments.list() });
       notifyDone(environment ? `Environment ${name} saved.` : `Environment ${name} created.`);
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
+        <NameField
           description={
             environment ? "An environment keeps its name." : "URL-safe: SDK tokens and URLs name it."
           }
-          required
           disabled={environment !== undefined}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
+          {...form.getInputProps("name")}
         />
         <Select
           label="Type"
           description="What kind of environment it is."
           data={TYPES.includes(type) ? TYPES : [...TYPES, type]}
-          value={type}
-          onChange={(value) => value && setType(value)}
           allowDeselect={false}
-          error={fieldError(save.error, "type")}
+          {...form.getInputProps("type")}
         />
         <FormError error={save.error} inline={["name", "type"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {environment ? "Save environment" : "Create environment"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={environment ? "Save environment" : "Create environment"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

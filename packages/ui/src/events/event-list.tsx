@@ -7,6 +7,7 @@ import { api, unwrap } from "../api/client";
 import { ErrorPanel } from "../components/error-panel";
 import { plural } from "../components/plural";
 import { RelativeTime } from "../components/relative-time";
+import { queryKeys } from "../query-keys";
 import type { EventFilter } from "./event-types";
 import { JsonDiff } from "./json-diff";
 
@@ -25,7 +26,7 @@ const projectPath = (project: string) => `/projects/${encodeURIComponent(project
  */
 export function EventList({ filter }: { filter: EventFilter }) {
   const events = useInfiniteQuery({
-    queryKey: ["events", filter],
+    queryKey: queryKeys.events.list(filter),
     // The offset is the id of the newest event to list (0: from the newest), so events
     // logged while someone reads do not shift the pages they load next.
     queryFn: ({ pageParam }) => search(filter, pageParam),

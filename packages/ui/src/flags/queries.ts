@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api, type paths, unwrap } from "../api/client";
+import { queryKeys } from "../query-keys";
 
 const fetchFlag = (projectId: string, featureName: string) =>
   unwrap(
@@ -25,11 +26,9 @@ export interface FlagPlace {
   featureName: string;
 }
 
-export const flagKey = ({ projectId, featureName }: FlagPlace) => ["flag", projectId, featureName];
-
 export function useFlag(place: FlagPlace, enabled = true) {
   return useQuery({
-    queryKey: flagKey(place),
+    queryKey: queryKeys.flags.detail(place.projectId, place.featureName),
     queryFn: () => fetchFlag(place.projectId, place.featureName),
     enabled,
   });
@@ -44,9 +43,9 @@ export function useFlagChanged(place: FlagPlace) {
   return useCallback(
     () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: flagKey(place) }),
-        client.invalidateQueries({ queryKey: ["project", place.projectId] }),
-        client.invalidateQueries({ queryKey: ["events"] }),
+        client.invalidateQueries({ queryKey: queryKeys.flags.detail(place.projectId, place.featureName) }),
+        client.invalidateQueries({ queryKey: queryKeys.projects.detail(place.projectId) }),
+        client.invalidateQueries({ queryKey: queryKeys.events.all() }),
       ]),
     [client, place],
   );
@@ -54,14 +53,14 @@ export function useFlagChanged(place: FlagPlace) {
 
 export function useProject(projectId: string) {
   return useQuery({
-    queryKey: ["project", projectId],
+    queryKey: queryKeys.projects.detail(projectId),
     queryFn: () => unwrap(api.GET("/api/admin/projects/{projectId}", { params: { path: { projectId } } })),
   });
 }
 
 export function useContextFields() {
   return useQuery({
-    queryKey: ["context-fields"],
+    queryKey: queryKeys.contextFields.list(),
     queryFn: () => unwrap(api.GET("/api/admin/context")),
     staleTime: 30_000,
   });
@@ -71,7 +70,7 @@ export type ContextField = NonNullable<ReturnType<typeof useContextFields>["data
 
 export function useSegments() {
   return useQuery({
-    queryKey: ["segments"],
+    queryKey: queryKeys.segments.list(),
     queryFn: () => unwrap(api.GET("/api/admin/segments")),
     staleTime: 30_000,
   });
@@ -79,7 +78,7 @@ export function useSegments() {
 
 export function useStrategyDefinitions() {
   return useQuery({
-    queryKey: ["strategy-types"],
+    queryKey: queryKeys.strategyTypes.list(),
     queryFn: () => unwrap(api.GET("/api/admin/strategies")),
     staleTime: 60_000,
   });
@@ -91,7 +90,7 @@ export type StrategyDefinition = NonNullable<
 
 export function useTagTypes() {
   return useQuery({
-    queryKey: ["tag-types"],
+    queryKey: queryKeys.tagTypes.list(),
     queryFn: () => unwrap(api.GET("/api/admin/tag-types")),
     staleTime: 60_000,
   });

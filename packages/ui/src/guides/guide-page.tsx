@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment, useEffect } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { ErrorPanel } from "../components/error-panel";
+import { queryKeys } from "../query-keys";
 import { type Block, type Inline, linkTarget, parseGuide, parseInline } from "./markdown";
 
 async function fetchGuide(name: string): Promise<Block[]> {
@@ -18,7 +19,11 @@ export default function GuidePage() {
   const { name = "" } = useParams();
   const { hash } = useLocation();
   const known = GUIDES.some((guide) => guide.name === name);
-  const guide = useQuery({ queryKey: ["guide", name], queryFn: () => fetchGuide(name), enabled: known });
+  const guide = useQuery({
+    queryKey: queryKeys.guides.detail(name),
+    queryFn: () => fetchGuide(name),
+    enabled: known,
+  });
 
   // The page is drawn after the link that named a section was followed: go there once it is.
   useEffect(() => {

@@ -7,6 +7,7 @@ import { FormError } from "../components/form-error";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
 import { plural } from "../components/plural";
+import { queryKeys } from "../query-keys";
 
 type ImportBody =
   paths["/api/admin/features-batch/validate"]["post"]["requestBody"]["content"]["application/json"];
@@ -113,8 +114,8 @@ export function ImportForm({
     meta: { quiet: true },
     mutationFn: (body: ImportBody) => unwrap(api.POST("/api/admin/features-batch/import", { body })),
     onSuccess: async (_, body) => {
-      await client.invalidateQueries({ queryKey: ["project", projectId] });
-      await client.invalidateQueries({ queryKey: ["projects"] });
+      await client.invalidateQueries({ queryKey: queryKeys.projects.detail(projectId) });
+      await client.invalidateQueries({ queryKey: queryKeys.projects.list() });
       notifyDone(
         `${plural(body.data.features.length, "flag")} imported into ${projectId} (${body.environment}).`,
       );

@@ -13,15 +13,19 @@ import {
   Textarea,
   TextInput,
 } from "@mantine/core";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useRef, useState } from "react";
-import { ApiError, api, unwrap } from "../api/client";
-import { FormError } from "../components/form-error";
+import { useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useRef, useState } from "react";
+import { api, unwrap } from "../api/client";
+import { FormError, fieldErrors } from "../components/form-error";
+import { DescriptionField, FormActions } from "../components/form-fields";
 import { notifyDone } from "../components/notify";
 import { pickHint } from "../components/pick-hint";
+import { useCheckedForm } from "../components/use-checked-form";
+import { useFormSave } from "../components/use-form-save";
 import { anchor } from "../guides/markdown";
 import { useProjects } from "../projects/projects-page";
 import { useEnvironments } from "../projects/queries";
+import { queryKeys } from "../query-keys";
 import {
   destinationChanged,
   initialParameters,
@@ -32,7 +36,7 @@ import {
   parameterProblems,
   parametersToSend,
 } from "./parameters";
-import { type Addon, addonsKey, type ParameterDefinition, type Provider } from "./queries";
+import type { Addon, ParameterDefinition, Provider } from "./queries";
 
 /**
  * What typing into a field that holds the mask means: the mask stands for the stored value,
@@ -46,17 +50,6 @@ export function replaceMask(previous: string, next: string): string {
   if (next.endsWith(MASK)) return next.slice(0, -MASK.length);
   // Part of the mask deleted: the stored value is dropped, nothing is kept of the stars.
   return /^\**$/.test(next) ? "" : next;
-}
-
-/** The service's word on one parameter (`parameters.url`), when it named it. */
-function serviceSaid(error: unknown, name: string): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const said = error.details
-    .filter(
-      (detail) => detail.path?.replace(/^\/?(body[./])?/, "").replaceAll("/", ".") === `parameters.${name}`,
-    )
-    .map((detail) => detail.message);
-  return said.length > 0 ? said.join(" ") : undefined;
 }
 
 function ParameterField({
@@ -76,7 +69,7 @@ function ParameterField({
   secretsStored: boolean;
   /** Whether the destination changed, so that no stored secret is kept. */
   moved: boolean;
-  error: string | undefined;
+  error: ReactNode;
   onChange: (value: string) => void;
   inputRef: (element: HTMLElement | null) => void;
 }) {
@@ -160,67 +153,76 @@ export function AddonForm({
   const client = useQueryClient();
   const projects = useProjects();
   const environments = useEnvironments();
-  const [description, setDescription] = useState(addon?.description ?? "");
-  const [enabled, setEnabled] = useState(addon?.enabled ?? true);
   const [stored] = useState<ParameterValues>(() => initialParameters(provider, addon));
-  const [values, setValues] = useState<ParameterValues>(stored);
-  const [events, setEvents] = useState<string[]>(addon?.events ?? []);
-  const [projectIds, setProjectIds] = useState<string[]>(addon?.projects.filter((p) => p !== "*") ?? []);
-  const [environmentNames, setEnvironmentNames] = useState<string[]>(
-    addon?.environments.filter((e) => e !== "*") ?? [],
-  );
-  const [tried, setTried] = useState(false);
-  // Each field by its parameter's name (`events` for the events), to take the person to one refused.
-  const fields = useRef(new Map<string, HTMLElement>());
-  const fieldRef = (name: string) => (element: HTMLElement | null) => {
-    if (element) fields.current.set(name, element);
-    else fields.current.delete(name);
-  };
-  // Focusing scrolls the dialog to the field; the reason stays in sight beside the buttons.
-  const focusField = (name: string | undefined) => name && fields.current.get(name)?.focus();
-
-  const moved = addon !== undefined && destinationChanged(provider, stored, values);
   const secretsStored = provider.parameters.some(
     (definition) => !isDestination(definition) && keepsStored(definition, stored[definition.name] ?? ""),
   );
-  const problems = parameterProblems(provider, values, moved);
-  const eventsProblem = events.length === 0 ? "Choose at least one event to send." : undefined;
+  const movedFrom = (values: ParameterValues) =>
+    addon !== undefined && destinationChanged(provider, stored, values);
+  // What keeps it from being sent, by the field at fault: `parameters.<name>`, or `events`.
+  const problemsOf = (values: { parameters: ParameterValues; events: string[] }): Record<string, string> => ({
+    ...Object.fromEntries(
+      Object.entries(parameterProblems(provider, values.parameters, movedFrom(values.parameters))).map(
+        ([name, problem]) => [`parameters.${name}`, problem],
+      ),
+    ),
+    ...(values.events.length === 0 ? { events: "Choose at least one event to send." } : {}),
+  });
+  const form = useCheckedForm({
+    initialValues: {
+      description: addon?.description ?? "",
+      enabled: addon?.enabled ?? true,
+      parameters: stored,
+      events: addon?.events ?? [],
+      projects: addon?.projects.filter((p) => p !== "*") ?? [],
+      environments: addon?.environments.filter((e) => e !== "*") ?? [],
+    },
+    validate: problemsOf,
+  });
+  const { values } = form;
+  // Each field by its path in the form, to take the person to one refused.
+  const fields = useRef(new Map<string, HTMLElement>());
+  const fieldRef = (path: string) => (element: HTMLElement | null) => {
+    if (element) fields.current.set(path, element);
+    else fields.current.delete(path);
+  };
+  // Focusing scrolls the dialog to the field; the reason stays in sight beside the buttons.
+  const focusField = (path: string | undefined) => path && fields.current.get(path)?.focus();
+  // In the order the fields are shown.
+  const paths = [...provider.parameters.map((definition) => `parameters.${definition.name}`), "events"];
+  const firstAt = (errors: object) => paths.find((path) => Object.hasOwn(errors, path));
+
+  const moved = movedFrom(values.parameters);
+  const problems = problemsOf(values);
   const unfinished = [
-    ...provider.parameters.filter((definition) => problems[definition.name]),
-    ...(eventsProblem ? [{ name: "events", displayName: "Events" }] : []),
+    ...provider.parameters.filter((definition) => problems[`parameters.${definition.name}`]),
+    ...(problems.events ? [{ name: "events", displayName: "Events" }] : []),
   ];
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async (values) => {
       const body = {
         provider: provider.name,
-        enabled,
-        description: description.trim() || null,
-        parameters: parametersToSend(provider, values, moved),
-        events,
-        projects: projectIds,
-        environments: environmentNames,
+        enabled: values.enabled,
+        description: values.description.trim() || null,
+        parameters: parametersToSend(provider, values.parameters, movedFrom(values.parameters)),
+        events: values.events,
+        projects: values.projects,
+        environments: values.environments,
       };
       if (addon)
         await unwrap(api.PUT("/api/admin/addons/{id}", { params: { path: { id: addon.id } }, body }));
       else await unwrap(api.POST("/api/admin/addons", { body }));
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: addonsKey });
+    onSaved: async () => {
+      await client.invalidateQueries({ queryKey: queryKeys.addons.list() });
       notifyDone(
         addon ? `${provider.displayName} integration saved.` : `${provider.displayName} integration created.`,
       );
       onDone();
     },
-    onError: (error) =>
-      focusField(provider.parameters.find((definition) => serviceSaid(error, definition.name))?.name),
+    onRefused: (error) => focusField(firstAt(fieldErrors(error))),
+    onInvalid: (errors) => focusField(firstAt(errors)),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setTried(true);
-    if (unfinished.length === 0) save.mutate();
-    else focusField(unfinished[0]?.name);
-  };
 
   return (
     <form onSubmit={submit} noValidate>
@@ -239,30 +241,22 @@ export function AddonForm({
         <Switch
           label="Enabled"
           description="A disabled integration keeps its settings and sends nothing."
-          checked={enabled}
-          onChange={(event) => setEnabled(event.currentTarget.checked)}
+          {...form.getInputProps("enabled", { type: "checkbox" })}
         />
-        <Textarea
-          label="Description"
-          autosize
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <DescriptionField {...form.getInputProps("description")} />
         <Fieldset legend="Parameters">
           <Stack>
             {provider.parameters.map((definition) => (
               <ParameterField
                 key={definition.name}
                 definition={definition}
-                value={values[definition.name] ?? ""}
+                value={values.parameters[definition.name] ?? ""}
                 stored={addon?.parameters[definition.name] !== undefined}
                 secretsStored={secretsStored}
                 moved={moved}
-                inputRef={fieldRef(definition.name)}
-                error={
-                  (tried ? problems[definition.name] : undefined) ?? serviceSaid(save.error, definition.name)
-                }
-                onChange={(value) => setValues((current) => ({ ...current, [definition.name]: value }))}
+                inputRef={fieldRef(`parameters.${definition.name}`)}
+                error={form.errors[`parameters.${definition.name}`]}
+                onChange={(value) => form.setFieldValue(`parameters.${definition.name}`, value)}
               />
             ))}
           </Stack>
@@ -272,47 +266,47 @@ export function AddonForm({
             <MultiSelect
               label="Events"
               description="The events this integration sends."
-              placeholder={pickHint(events, "Pick events")}
+              placeholder={pickHint(values.events, "Pick events")}
               ref={fieldRef("events")}
               required
               searchable
               clearable
               data={provider.events}
-              value={events}
-              onChange={setEvents}
-              error={tried ? eventsProblem : undefined}
               maxDropdownHeight={260}
+              {...form.getInputProps("events")}
             />
             <Group gap="xs">
-              <Button variant="subtle" size="compact-sm" onClick={() => setEvents(provider.events)}>
+              <Button
+                variant="subtle"
+                size="compact-sm"
+                onClick={() => form.setFieldValue("events", provider.events)}
+              >
                 Select all events
               </Button>
-              <Button variant="subtle" size="compact-sm" onClick={() => setEvents([])}>
+              <Button variant="subtle" size="compact-sm" onClick={() => form.setFieldValue("events", [])}>
                 Clear events
               </Button>
             </Group>
             <MultiSelect
               label="Projects"
               description="Only events of these projects. Empty: every project."
-              placeholder={pickHint(projectIds, "All projects")}
+              placeholder={pickHint(values.projects, "All projects")}
               searchable
               clearable
               data={(projects.data?.projects ?? []).map((project) => ({
                 value: project.id,
                 label: project.name,
               }))}
-              value={projectIds}
-              onChange={setProjectIds}
+              {...form.getInputProps("projects")}
             />
             <MultiSelect
               label="Environments"
               description="Only events of these environments. Empty: every environment."
-              placeholder={pickHint(environmentNames, "All environments")}
+              placeholder={pickHint(values.environments, "All environments")}
               searchable
               clearable
               data={(environments.data?.environments ?? []).map((environment) => environment.name)}
-              value={environmentNames}
-              onChange={setEnvironmentNames}
+              {...form.getInputProps("environments")}
             />
           </Stack>
         </Fieldset>
@@ -321,21 +315,18 @@ export function AddonForm({
           shows beside the button that was pressed, wherever the field at fault is. */}
       <Box pos="sticky" bottom={0} pt="md" pb="xs" bg="var(--mantine-color-body)" style={{ zIndex: 1 }}>
         <Stack gap="sm">
-          {tried && unfinished.length > 0 ? (
+          {form.refused && unfinished.length > 0 ? (
             <Alert color="red" role="alert" title="Not saved">
               Fix the fields marked in red: {unfinished.map((field) => field.displayName).join(", ")}.
             </Alert>
           ) : (
             <FormError error={save.error} />
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onDone}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {addon ? "Save integration" : "Create integration"}
-            </Button>
-          </Group>
+          <FormActions
+            submitLabel={addon ? "Save integration" : "Create integration"}
+            saving={save.isPending}
+            onCancel={onDone}
+          />
         </Stack>
       </Box>
     </form>

@@ -23,9 +23,10 @@ import { PageHeader } from "../components/page-header";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
+import { queryKeys } from "../query-keys";
 import { AddonForm } from "./addon-form";
 import { DeliveryLog } from "./delivery-log";
-import { type Addon, addonsKey, type Provider, useAddons } from "./queries";
+import { type Addon, type Provider, useAddons } from "./queries";
 import { TestSendOutcome, useTestSend } from "./test-send";
 
 /** How an addon is called in the page and in its buttons' names: its provider and number. */
@@ -54,7 +55,7 @@ function useSwitchAddon() {
         }),
       ),
     onSuccess: async (_, { enabled, name }) => {
-      await client.invalidateQueries({ queryKey: addonsKey });
+      await client.invalidateQueries({ queryKey: queryKeys.addons.list() });
       notifyDone(`${name} ${enabled ? "enabled" : "disabled"}.`);
     },
   });
@@ -73,7 +74,7 @@ export default function IntegrationsPage() {
   const testSend = useTestSend();
   const providers = addons.data?.providers ?? [];
   const remove = useRemove(
-    addonsKey,
+    queryKeys.addons.list(),
     (addon: Addon) => unwrap(api.DELETE("/api/admin/addons/{id}", { params: { path: { id: addon.id } } })),
     (addon) => `${addonName(addon, providers)} deleted.`,
   );

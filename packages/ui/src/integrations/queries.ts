@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
+import { queryKeys } from "../query-keys";
 
 const fetchAddons = () => unwrap(api.GET("/api/admin/addons"));
 
@@ -8,11 +9,9 @@ export type Addon = AddonList["addons"][number];
 export type Provider = AddonList["providers"][number];
 export type ParameterDefinition = Provider["parameters"][number];
 
-export const addonsKey = ["addons"];
-
 /** The addons and the providers they can use, in one answer. */
 export function useAddons() {
-  return useQuery({ queryKey: addonsKey, queryFn: fetchAddons });
+  return useQuery({ queryKey: queryKeys.addons.list(), queryFn: fetchAddons });
 }
 
 const fetchDeliveries = (id: number) =>
@@ -23,7 +22,7 @@ export type Delivery = Awaited<ReturnType<typeof fetchDeliveries>>["integrationE
 /** What an addon delivered, newest first, asked again every 5 seconds while it is shown. */
 export function useDeliveries(id: number) {
   return useQuery({
-    queryKey: [...addonsKey, id, "deliveries"],
+    queryKey: queryKeys.addons.deliveries(id),
     queryFn: () => fetchDeliveries(id),
     refetchInterval: 5_000,
   });

@@ -2,7 +2,8 @@ import { Alert } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { describeFailure } from "../components/notify";
-import { addonsKey, type Delivery } from "./queries";
+import { queryKeys } from "../query-keys";
+import type { Delivery } from "./queries";
 
 /**
  * Sends an addon a sample event now (one attempt, no retry) and refreshes its delivery log,
@@ -14,7 +15,7 @@ export function useTestSend() {
     mutationFn: ({ id }: { id: number; name: string }) =>
       unwrap(api.POST("/api/admin/addons/{id}/test", { params: { path: { id } } })),
     onSettled: (_data, _error, { id }) =>
-      client.invalidateQueries({ queryKey: [...addonsKey, id, "deliveries"] }),
+      client.invalidateQueries({ queryKey: queryKeys.addons.deliveries(id) }),
   });
 }
 

@@ -1,47 +1,33 @@
-import {
-  Avatar,
-  Button,
-  Group,
-  Modal,
-  MultiSelect,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from "@mantine/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { Avatar, Group, Modal, MultiSelect, Select, Stack, Table, Text, Tooltip } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
-import { FormError, fieldError } from "../components/form-error";
+import { FormError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
 import { pickHint } from "../components/pick-hint";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
+import { useFormSave } from "../components/use-form-save";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
+import { queryKeys } from "../query-keys";
 import { personName } from "./names";
-import { fetchUsers } from "./users-page";
-
-const fetchGroups = () => unwrap(api.GET("/api/admin/groups"));
-type GroupView = Awaited<ReturnType<typeof fetchGroups>>["groups"][number];
-type Users = Awaited<ReturnType<typeof fetchUsers>>;
+import { type GroupView, type UserList, useGroups, useUsers } from "./queries";
 
 export default function GroupsPage() {
-  const groups = useQuery({ queryKey: ["groups"], queryFn: fetchGroups });
-  const users = useQuery({ queryKey: ["users"], queryFn: fetchUsers });
+  const groups = useGroups();
+  const users = useUsers();
   const admin = useCan()("ADMIN");
   const editor = useModalTarget<GroupView>();
   const roleName = (id: number | null) =>
     id === null ? "None" : (users.data?.rootRoles.find((role) => role.id === id)?.name ?? `Role ${id}`);
 
   const remove = useRemove(
-    ["groups"],
+    queryKeys.groups.list(),
     (group: GroupView) =>
       unwrap(api.DELETE("/api/admin/groups/{groupId}", { params: { path: { groupId: group.id } } })),
     (group) => `Group ${group.name} deleted.`,
@@ -139,19 +125,20 @@ function GroupForm({
   onDone,
 }: {
   group: GroupView | undefined;
-  users: Users | undefined;
+  users: UserList | undefined;
   onDone: () => void;
 }) {
   const client = useQueryClient();
-  const [name, setName] = useState(group?.name ?? "");
-  const [description, setDescription] = useState(group?.description ?? "");
-  const [rootRole, setRootRole] = useState<string | null>(
-    group?.rootRole == null ? null : String(group.rootRole),
-  );
-  const [members, setMembers] = useState<string[]>(group?.users.map(({ user }) => String(user.id)) ?? []);
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const form = useForm({
+    initialValues: {
+      name: group?.name ?? "",
+      description: group?.description ?? "",
+      rootRole: group?.rootRole == null ? null : String(group.rootRole),
+      members: group?.users.map(({ user }) => String(user.id)) ?? [],
+    },
+  });
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async ({ name, description, rootRole, members }) => {
       const body = {
         name,
         description: description || null,
@@ -164,16 +151,12 @@ function GroupForm({
         );
       else await unwrap(api.POST("/api/admin/groups", { body }));
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ["groups"] });
+    onSaved: async (_, { name }) => {
+      await client.invalidateQueries({ queryKey: queryKeys.groups.list() });
       notifyDone(group ? `Group ${name} saved.` : `Group ${name} created.`);
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   // Members who are no user listed (none should be) still show, by their own name.
   const options = new Map((users?.users ?? []).map((user) => [String(user.id), personName(user)]));
   for (const { user } of group?.users ?? [])
@@ -182,46 +165,30 @@ function GroupForm({
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
-        />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <NameField {...form.getInputProps("name")} />
+        <DescriptionField {...form.getInputProps("description")} />
         <Select
           label="Root role"
           description="Held by every member on top of their own. Empty: the group gives none."
           placeholder="None"
           clearable
           data={(users?.rootRoles ?? []).map((role) => ({ value: String(role.id), label: role.name }))}
-          value={rootRole}
-          onChange={setRootRole}
-          error={fieldError(save.error, "rootRole")}
+          {...form.getInputProps("rootRole")}
         />
         <MultiSelect
           label="Members"
-          placeholder={pickHint(members, "Pick users")}
+          placeholder={pickHint(form.values.members, "Pick users")}
           searchable
           data={[...options].map(([value, label]) => ({ value, label }))}
-          value={members}
-          onChange={setMembers}
-          error={fieldError(save.error, "users")}
+          {...form.getInputProps("members")}
+          error={form.errors.users}
         />
         <FormError error={save.error} inline={["name", "rootRole", "users"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {group ? "Save group" : "Create group"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={group ? "Save group" : "Create group"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

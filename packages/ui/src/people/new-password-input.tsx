@@ -1,8 +1,10 @@
 import { PasswordInput, Text } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { api, unwrap } from "../api/client";
 import { fieldError } from "../components/form-error";
+import { queryKeys } from "../query-keys";
 
 /**
  * A new password, checked against the service's password policy while it is typed: the
@@ -20,12 +22,12 @@ export function NewPasswordInput({
   description?: string;
   value: string;
   onChange: (value: string) => void;
-  error?: string | undefined;
+  error?: ReactNode;
   required?: boolean;
 }) {
   const [typed] = useDebouncedValue(value, 400);
   const check = useQuery({
-    queryKey: ["password-policy", typed],
+    queryKey: queryKeys.session.passwordPolicy(typed),
     queryFn: async () => {
       await unwrap(api.POST("/api/admin/user-admin/validate-password", { body: { password: typed } }));
       return true;

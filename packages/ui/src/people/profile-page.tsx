@@ -18,6 +18,7 @@ import { ErrorPanel } from "../components/error-panel";
 import { FormError, fieldError } from "../components/form-error";
 import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
+import { queryKeys } from "../query-keys";
 import { NewPasswordInput } from "./new-password-input";
 import { PersonalTokens } from "./personal-tokens";
 
@@ -26,15 +27,15 @@ const EVERYONE = { allowed: true, reason: undefined };
 export default function ProfilePage() {
   const me = useMe();
   const profile = useQuery({
-    queryKey: ["profile"],
+    queryKey: queryKeys.session.profile(),
     queryFn: () => unwrap(api.GET("/api/admin/user/profile")),
   });
   const client = useQueryClient();
   const tokens = useQuery({
-    queryKey: ["personal-tokens"],
+    queryKey: queryKeys.session.personalTokens(),
     queryFn: () => unwrap(api.GET("/api/admin/user/tokens")),
   });
-  const changed = () => client.invalidateQueries({ queryKey: ["personal-tokens"] });
+  const changed = () => client.invalidateQueries({ queryKey: queryKeys.session.personalTokens() });
 
   if (me.isError) return <ErrorPanel error={me.error} />;
   const user = me.data?.user;

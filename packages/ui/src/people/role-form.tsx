@@ -1,41 +1,20 @@
-import {
-  Button,
-  Checkbox,
-  Fieldset,
-  Group,
-  Loader,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-} from "@mantine/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { Checkbox, Fieldset, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { ErrorPanel } from "../components/error-panel";
-import { FormError, fieldError } from "../components/form-error";
+import { FormError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { notifyDone } from "../components/notify";
-import type { useRoles } from "./roles-page";
+import { useFormSave } from "../components/use-form-save";
+import { queryKeys } from "../query-keys";
+import { type Role, useRole } from "./queries";
 
-export type Role = NonNullable<ReturnType<typeof useRoles>["data"]>["roles"][number];
 type CustomType = "root-custom" | "custom";
-
-export const isPredefined = (role: Pick<Role, "type">) => role.type === "root" || role.type === "project";
-export const isRootRole = (role: Pick<Role, "type">) => role.type === "root" || role.type === "root-custom";
-
-export const useRole = (id: number | undefined) =>
-  useQuery({
-    queryKey: ["role", id],
-    queryFn: () => unwrap(api.GET("/api/admin/roles/{id}", { params: { path: { id: id ?? 0 } } })),
-    enabled: id !== undefined,
-  });
 
 const useCatalogue = () =>
   useQuery({
-    queryKey: ["permissions"],
+    queryKey: queryKeys.roles.permissions(),
     queryFn: () => unwrap(api.GET("/api/admin/permissions")),
     staleTime: 60_000,
   });
@@ -75,19 +54,20 @@ function RoleFields({
   onDone: () => void;
 }) {
   const client = useQueryClient();
-  const [name, setName] = useState(role?.name ?? "");
-  const [description, setDescription] = useState(role?.description ?? "");
-  const [type, setType] = useState<CustomType>(role?.type === "root-custom" ? "root-custom" : "custom");
-  const [chosen, setChosen] = useState(
-    () => new Set(held.map((permission) => keyOf(permission.name, permission.environment))),
-  );
+  const form = useForm({
+    initialValues: {
+      name: role?.name ?? "",
+      description: role?.description ?? "",
+      type: (role?.type === "root-custom" ? "root-custom" : "custom") as CustomType,
+      chosen: held.map((permission) => keyOf(permission.name, permission.environment)),
+    },
+  });
+  const { type } = form.values;
+  const chosen = new Set(form.values.chosen);
   const toggle = (key: string, on: boolean) =>
-    setChosen((current) => {
-      const next = new Set(current);
-      if (on) next.add(key);
-      else next.delete(key);
-      return next;
-    });
+    form.setFieldValue("chosen", (current) =>
+      on ? [...current, key] : current.filter((held) => held !== key),
+    );
 
   const environmentPermissions = catalogue.environments[0]?.permissions ?? [];
   // Only what the kind of role can hold is sent: switching kinds keeps the other's choices aside.
@@ -107,28 +87,23 @@ function RoleFields({
     chosen.has(keyOf(candidate.name, candidate.environment)),
   );
 
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async ({ name, description }) => {
       const body = { name, description: description || null, type, permissions };
       if (role) await unwrap(api.PUT("/api/admin/roles/{id}", { params: { path: { id: role.id } }, body }));
       else await unwrap(api.POST("/api/admin/roles", { body }));
     },
-    onSuccess: async () => {
+    onSaved: async (_, { name }) => {
       await Promise.all([
-        client.invalidateQueries({ queryKey: ["roles"] }),
-        client.invalidateQueries({ queryKey: ["role"] }),
+        client.invalidateQueries({ queryKey: queryKeys.roles.list() }),
+        client.invalidateQueries({ queryKey: queryKeys.roles.details() }),
         // Who may do what changes with the role, the person's own permissions included.
-        client.invalidateQueries({ queryKey: ["me"] }),
+        client.invalidateQueries({ queryKey: queryKeys.session.me() }),
       ]);
       notifyDone(role ? `Role ${name} saved.` : `Role ${name} created.`);
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
 
   const box = (label: string, key: string, ariaLabel?: string, disabled = false) => (
     <Checkbox
@@ -143,18 +118,8 @@ function RoleFields({
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
-        />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <NameField {...form.getInputProps("name")} />
+        <DescriptionField {...form.getInputProps("description")} />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="role-kind">
             Kind
@@ -162,7 +127,9 @@ function RoleFields({
           <SegmentedControl
             aria-labelledby="role-kind"
             value={type}
-            onChange={(value) => setType(value === "root-custom" ? "root-custom" : "custom")}
+            onChange={(value) =>
+              form.setFieldValue("type", value === "root-custom" ? "root-custom" : "custom")
+            }
             data={[
               { value: "root-custom", label: "Root role" },
               { value: "custom", label: "Project role" },
@@ -227,14 +194,11 @@ function RoleFields({
           </>
         )}
         <FormError error={save.error} inline={["name"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {role ? "Save role" : "Create role"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={role ? "Save role" : "Create role"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

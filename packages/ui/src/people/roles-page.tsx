@@ -1,5 +1,4 @@
 import { Badge, Button, List, Loader, Modal, Stack, Table, Text, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
@@ -8,10 +7,9 @@ import { PageHeader } from "../components/page-header";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
-import { isPredefined, isRootRole, type Role, RoleForm, useRole } from "./role-form";
-
-export const useRoles = () =>
-  useQuery({ queryKey: ["roles"], queryFn: () => unwrap(api.GET("/api/admin/roles")) });
+import { queryKeys } from "../query-keys";
+import { isPredefined, isRootRole, type Role, useRole, useRoles } from "./queries";
+import { RoleForm } from "./role-form";
 
 export default function RolesPage() {
   const roles = useRoles();
@@ -20,7 +18,7 @@ export default function RolesPage() {
   const viewer = useModalTarget<Role>();
 
   const remove = useRemove(
-    ["roles"],
+    queryKeys.roles.list(),
     (role: Role) => unwrap(api.DELETE("/api/admin/roles/{id}", { params: { path: { id: role.id } } })),
     (role) => `Role ${role.name} deleted.`,
   );

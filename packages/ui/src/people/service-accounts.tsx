@@ -1,38 +1,43 @@
 import { Button, Group, Modal, Stack, Table, Text, TextInput } from "@mantine/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useForm } from "@mantine/form";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
-import { FormError, fieldError } from "../components/form-error";
+import { FormError } from "../components/form-error";
+import { FormActions, NameField } from "../components/form-fields";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
 import { RelativeTime } from "../components/relative-time";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
+import { useFormSave } from "../components/use-form-save";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
+import { queryKeys } from "../query-keys";
 import { personName } from "./names";
 import { PersonalTokens } from "./personal-tokens";
-import { type RootRole, RootRoleSelect } from "./user-form";
+import type { RootRole } from "./queries";
+import { RootRoleSelect } from "./root-role-select";
 
 const fetchAccounts = () => unwrap(api.GET("/api/admin/service-account"));
 type Account = Awaited<ReturnType<typeof fetchAccounts>>["serviceAccounts"][number];
 
 /** Accounts that never log in: scripts act as them through their tokens, with their root role's permissions. */
 export function ServiceAccounts() {
-  const accounts = useQuery({ queryKey: ["service-accounts"], queryFn: fetchAccounts });
+  const accounts = useQuery({ queryKey: queryKeys.serviceAccounts.list(), queryFn: fetchAccounts });
   const client = useQueryClient();
   const admin = useCan()("ADMIN");
   const editor = useModalTarget<Account>();
   const [holder, setHolder] = useState<number | null>(null);
-  const changed = () => client.invalidateQueries({ queryKey: ["service-accounts"] });
+  const changed = () => client.invalidateQueries({ queryKey: queryKeys.serviceAccounts.list() });
   const rootRoles = accounts.data?.rootRoles ?? [];
   const roleName = (id: number) => rootRoles.find((role) => role.id === id)?.name ?? `Role ${id}`;
   // Looked up on every render: the tokens shown follow the listing as it is refetched.
   const tokensOf = accounts.data?.serviceAccounts.find((account) => account.id === holder);
 
   const remove = useRemove(
-    ["service-accounts"],
+    queryKeys.serviceAccounts.list(),
     (account: Account) =>
       unwrap(api.DELETE("/api/admin/service-account/{id}", { params: { path: { id: account.id } } })),
     (account) => `Service account ${personName(account)} deleted.`,
@@ -160,14 +165,15 @@ function AccountForm({
   onDone: () => void;
 }) {
   const client = useQueryClient();
-  const [username, setUsername] = useState(account?.username ?? "");
-  const [name, setName] = useState(account?.name ?? "");
-  const [rootRole, setRootRole] = useState<number | null>(
-    account?.rootRole ?? rootRoles.find((role) => role.name === "Viewer")?.id ?? null,
-  );
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const form = useForm({
+    initialValues: {
+      username: account?.username ?? "",
+      name: account?.name ?? "",
+      rootRole: account?.rootRole ?? rootRoles.find((role) => role.name === "Viewer")?.id ?? null,
+    },
+  });
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async ({ username, name, rootRole }) => {
       const changes = { ...(name ? { name } : {}), ...(rootRole === null ? {} : { rootRole }) };
       if (account)
         await unwrap(
@@ -180,16 +186,12 @@ function AccountForm({
           }),
         );
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ["service-accounts"] });
+    onSaved: async () => {
+      await client.invalidateQueries({ queryKey: queryKeys.serviceAccounts.list() });
       notifyDone(account ? "Service account saved." : "Service account created.");
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
     <form onSubmit={submit}>
       <Stack>
@@ -200,31 +202,21 @@ function AccountForm({
           }
           required
           disabled={account !== undefined}
-          value={username}
-          onChange={(event) => setUsername(event.currentTarget.value)}
-          error={fieldError(save.error, "username")}
+          {...form.getInputProps("username")}
         />
-        <TextInput
-          label="Name"
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
-        />
+        <NameField required={false} {...form.getInputProps("name")} />
         <RootRoleSelect
           rootRoles={rootRoles}
-          value={rootRole}
-          onChange={setRootRole}
-          error={fieldError(save.error, "rootRole")}
+          value={form.values.rootRole}
+          onChange={(id) => form.setFieldValue("rootRole", id)}
+          error={form.errors.rootRole}
         />
         <FormError error={save.error} inline={["username", "name", "rootRole"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {account ? "Save service account" : "Create service account"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={account ? "Save service account" : "Create service account"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

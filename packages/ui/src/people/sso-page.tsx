@@ -21,19 +21,19 @@ import { GuardedButton } from "../components/guarded-button";
 import { GuardedSection } from "../components/guarded-section";
 import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
-import { fetchUsers } from "./users-page";
+import { queryKeys } from "../query-keys";
+import { type RootRole, useUsers } from "./queries";
 
 const fetchSettings = () => unwrap(api.GET("/api/admin/auth/oidc/settings"));
 type Settings = Awaited<ReturnType<typeof fetchSettings>>;
-type RootRole = Awaited<ReturnType<typeof fetchUsers>>["rootRoles"][number];
 
 const ALGORITHMS = ["RS256", "RS384", "RS512"] as const;
 const isAlgorithm = (value: string): value is Settings["idTokenSigningAlgorithm"] =>
   (ALGORITHMS as readonly string[]).includes(value);
 
 export default function SsoPage() {
-  const settings = useQuery({ queryKey: ["sso-settings"], queryFn: fetchSettings });
-  const users = useQuery({ queryKey: ["users"], queryFn: fetchUsers });
+  const settings = useQuery({ queryKey: queryKeys.sso.settings(), queryFn: fetchSettings });
+  const users = useUsers();
   if (settings.isError) return <ErrorPanel error={settings.error} />;
   if (users.isError) return <ErrorPanel error={users.error} />;
   return (
@@ -91,7 +91,7 @@ function SsoForm({ settings, rootRoles }: { settings: Settings; rootRoles: reado
         }),
       ),
     onSuccess: (saved) => {
-      client.setQueryData(["sso-settings"], saved);
+      client.setQueryData(queryKeys.sso.settings(), saved);
       notifyDone(saved.enabled ? "Single sign-on saved and on." : "Single sign-on saved; it is off.");
     },
   });

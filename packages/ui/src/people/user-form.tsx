@@ -1,42 +1,16 @@
-import { Button, Group, Select, Stack, TextInput } from "@mantine/core";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { Stack, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
-import { FormError, fieldError } from "../components/form-error";
+import { FormError } from "../components/form-error";
+import { FormActions, NameField } from "../components/form-fields";
 import { notifyDone } from "../components/notify";
 import { SecretOnce } from "../components/secret-once";
+import { useFormSave } from "../components/use-form-save";
+import { queryKeys } from "../query-keys";
 import { NewPasswordInput } from "./new-password-input";
-import type { fetchUsers } from "./users-page";
-
-type UserList = Awaited<ReturnType<typeof fetchUsers>>;
-export type User = UserList["users"][number];
-export type RootRole = UserList["rootRoles"][number];
-
-/** The root role choice every kind of account shares. */
-export function RootRoleSelect({
-  rootRoles,
-  value,
-  onChange,
-  error,
-}: {
-  rootRoles: readonly RootRole[];
-  value: number | null;
-  onChange: (id: number) => void;
-  error?: string | undefined;
-}) {
-  return (
-    <Select
-      label="Root role"
-      description="What they may do outside the projects they are members of."
-      required
-      data={rootRoles.map((role) => ({ value: String(role.id), label: role.name }))}
-      value={value === null ? null : String(value)}
-      onChange={(chosen) => chosen && onChange(Number(chosen))}
-      allowDeselect={false}
-      error={error}
-    />
-  );
-}
+import type { RootRole, User } from "./queries";
+import { RootRoleSelect } from "./root-role-select";
 
 /**
  * Creates a person or changes one. Created without a password, they get a reset link to
@@ -52,16 +26,17 @@ export function UserForm({
   onDone: () => void;
 }) {
   const client = useQueryClient();
-  const [name, setName] = useState(user?.name ?? "");
-  const [username, setUsername] = useState(user?.username ?? "");
-  const [email, setEmail] = useState(user?.email ?? "");
-  const [password, setPassword] = useState("");
-  const [rootRole, setRootRole] = useState<number | null>(
-    user?.rootRole ?? rootRoles.find((role) => role.name === "Viewer")?.id ?? null,
-  );
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const form = useForm({
+    initialValues: {
+      name: user?.name ?? "",
+      username: user?.username ?? "",
+      email: user?.email ?? "",
+      password: "",
+      rootRole: user?.rootRole ?? rootRoles.find((role) => role.name === "Viewer")?.id ?? null,
+    },
+  });
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async ({ name, username, email, password, rootRole }) => {
       const common = {
         ...(name ? { name } : {}),
         ...(email ? { email } : {}),
@@ -89,8 +64,8 @@ export function UserForm({
       );
       return resetPasswordUrl;
     },
-    onSuccess: async (resetLink) => {
-      await client.invalidateQueries({ queryKey: ["users"] });
+    onSaved: async (resetLink) => {
+      await client.invalidateQueries({ queryKey: queryKeys.users.list() });
       notifyDone(user ? "User saved." : "User created.");
       if (!resetLink) onDone();
     },
@@ -107,60 +82,40 @@ export function UserForm({
       />
     );
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
-        />
+        <NameField required={false} {...form.getInputProps("name")} />
         <TextInput
           label="Username"
           description={
             user ? "A username cannot be changed." : "A username, an email or both: either logs in."
           }
           disabled={user !== undefined}
-          value={username}
-          onChange={(event) => setUsername(event.currentTarget.value)}
-          error={fieldError(save.error, "username")}
+          {...form.getInputProps("username")}
         />
-        <TextInput
-          label="Email"
-          type="email"
-          value={email}
-          onChange={(event) => setEmail(event.currentTarget.value)}
-          error={fieldError(save.error, "email")}
-        />
+        <TextInput label="Email" type="email" {...form.getInputProps("email")} />
         <RootRoleSelect
           rootRoles={rootRoles}
-          value={rootRole}
-          onChange={setRootRole}
-          error={fieldError(save.error, "rootRole")}
+          value={form.values.rootRole}
+          onChange={(id) => form.setFieldValue("rootRole", id)}
+          error={form.errors.rootRole}
         />
         {!user && (
           <NewPasswordInput
             label="Password"
             description="Leave it empty to get a link with which they set their own."
-            value={password}
-            onChange={setPassword}
-            error={fieldError(save.error, "password")}
+            value={form.values.password}
+            onChange={(password) => form.setFieldValue("password", password)}
+            error={form.errors.password}
           />
         )}
         <FormError error={save.error} inline={["name", "username", "email", "rootRole", "password"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {user ? "Save user" : "Create user"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={user ? "Save user" : "Create user"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

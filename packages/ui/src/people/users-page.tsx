@@ -1,5 +1,5 @@
 import { Badge, Group, Modal, Stack, Table, Tabs, Text } from "@mantine/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, unwrap } from "../api/client";
 import { useCan, useMe } from "../auth/session";
@@ -12,11 +12,11 @@ import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../componen
 import { SecretOnce } from "../components/secret-once";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
+import { queryKeys } from "../query-keys";
 import { personName } from "./names";
+import { type User, useUsers } from "./queries";
 import { ServiceAccounts } from "./service-accounts";
-import { type User, UserForm } from "./user-form";
-
-export const fetchUsers = () => unwrap(api.GET("/api/admin/user-admin"));
+import { UserForm } from "./user-form";
 
 export default function UsersPage() {
   return (
@@ -42,13 +42,13 @@ export default function UsersPage() {
 }
 
 function People() {
-  const users = useQuery({ queryKey: ["users"], queryFn: fetchUsers });
+  const users = useUsers();
   const me = useMe();
   const client = useQueryClient();
   const admin = useCan()("ADMIN");
   const editor = useModalTarget<User>();
   const [resetLink, setResetLink] = useState<{ user: string; url: string } | null>(null);
-  const changed = () => client.invalidateQueries({ queryKey: ["users"] });
+  const changed = () => client.invalidateQueries({ queryKey: queryKeys.users.list() });
   const roleName = (id: number) => users.data?.rootRoles.find((role) => role.id === id)?.name ?? `Role ${id}`;
 
   const activation = useMutation({
@@ -74,7 +74,7 @@ function People() {
       setResetLink({ user: personName(user), url: resetPasswordUrl }),
   });
   const remove = useRemove(
-    ["users"],
+    queryKeys.users.list(),
     (user: User) => unwrap(api.DELETE("/api/admin/user-admin/{id}", { params: { path: { id: user.id } } })),
     (user) => `${personName(user)} deleted.`,
   );

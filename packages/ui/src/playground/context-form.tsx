@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Autocomplete,
   Button,
   Fieldset,
@@ -10,14 +9,12 @@ import {
   Text,
   TextInput,
 } from "@mantine/core";
-import { IconPlus, IconTrash } from "@tabler/icons-react";
-import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { api, unwrap } from "../api/client";
+import { EditableList, RemoveRowButton } from "../components/editable-list";
 import { pickHint } from "../components/pick-hint";
 import { type ContextField, useContextFields } from "../flags/queries";
 import { useProjects } from "../projects/projects-page";
-import { useRowKeys } from "../variants/row-keys";
+import { useEnvironments } from "../projects/queries";
 import {
   DEFAULT_APP_NAME,
   type PlaygroundInput,
@@ -57,16 +54,11 @@ export function ContextForm({
   onEvaluate: (input: PlaygroundInput) => void;
   evaluating: boolean;
 }) {
-  const environments = useQuery({
-    queryKey: ["environments"],
-    queryFn: () => unwrap(api.GET("/api/admin/environments")),
-    staleTime: 30_000,
-  });
+  const environments = useEnvironments();
   const projects = useProjects();
   const fields = useContextFields();
   const [input, setInput] = useState(initial);
   const [missingEnvironment, setMissingEnvironment] = useState(false);
-  const rows = useRowKeys(input.properties.length);
 
   const environmentNames = (environments.data?.environments ?? [])
     .filter((environment) => environment.enabled)
@@ -84,20 +76,6 @@ export function ContextForm({
   const byName = new Map((fields.data ?? []).map((field) => [field.name, field]));
   const setContext = (field: StandardField, value: string) =>
     setInput((current) => ({ ...current, context: { ...current.context, [field]: value } }));
-  const setProperty = (index: number, change: Partial<{ name: string; value: string }>) =>
-    setInput((current) => ({
-      ...current,
-      properties: current.properties.map((property, at) =>
-        at === index ? { ...property, ...change } : property,
-      ),
-    }));
-  const addProperty = () =>
-    setInput((current) => ({ ...current, properties: [...current.properties, { name: "", value: "" }] }));
-  const removeProperty = (index: number) => {
-    rows.forget(index);
-    setInput((current) => ({ ...current, properties: current.properties.filter((_, at) => at !== index) }));
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (input.environments.length === 0) {
@@ -169,44 +147,37 @@ export function ContextForm({
                 }}
               />
             </SimpleGrid>
-            {input.properties.map((property, index) => {
-              const name = property.name.trim();
-              const rowLabel = name || `property ${index + 1}`;
-              return (
-                <Group key={rows.keys[index]} align="flex-end" wrap="nowrap">
-                  <Autocomplete
-                    label="Context field"
-                    aria-label={`Context field ${index + 1}`}
-                    data={propertyNames}
-                    value={property.name}
-                    onChange={(value) => setProperty(index, { name: value })}
-                    style={{ flex: 1 }}
-                  />
-                  <ContextValue
-                    label="Value"
-                    aria-label={`Value of ${rowLabel}`}
-                    field={byName.get(name)}
-                    value={property.value}
-                    onChange={(value) => setProperty(index, { value })}
-                  />
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    size="lg"
-                    mb={4}
-                    aria-label={`Remove ${rowLabel}`}
-                    onClick={() => removeProperty(index)}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Group>
-              );
-            })}
-            <Group>
-              <Button variant="default" leftSection={<IconPlus size={14} />} onClick={addProperty}>
-                Add context field
-              </Button>
-            </Group>
+            <EditableList
+              value={input.properties}
+              onChange={(properties) => setInput((current) => ({ ...current, properties }))}
+              newItem={() => ({ name: "", value: "" })}
+              addLabel="Add context field"
+            >
+              {({ item: property, index, change, remove }) => {
+                const name = property.name.trim();
+                const rowLabel = name || `property ${index + 1}`;
+                return (
+                  <Group align="flex-end" wrap="nowrap">
+                    <Autocomplete
+                      label="Context field"
+                      aria-label={`Context field ${index + 1}`}
+                      data={propertyNames}
+                      value={property.name}
+                      onChange={(value) => change({ ...property, name: value })}
+                      style={{ flex: 1 }}
+                    />
+                    <ContextValue
+                      label="Value"
+                      aria-label={`Value of ${rowLabel}`}
+                      field={byName.get(name)}
+                      value={property.value}
+                      onChange={(value) => change({ ...property, value })}
+                    />
+                    <RemoveRowButton label={`Remove ${rowLabel}`} mb={4} onClick={remove} />
+                  </Group>
+                );
+              }}
+            </EditableList>
           </Stack>
         </Fieldset>
         <Group>

@@ -1,5 +1,6 @@
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { api, type paths, unwrap } from "../api/client";
+import { queryKeys } from "../query-keys";
 
 type Advanced = paths["/api/admin/playground/advanced"]["post"];
 export type PlaygroundRequest = Advanced["requestBody"]["content"]["application/json"];
@@ -98,7 +99,7 @@ export function requestFromInput(input: PlaygroundInput): PlaygroundRequest | nu
 /** Every flag evaluated for the request; nothing is asked until there is one. */
 export function usePlayground(request: PlaygroundRequest | null) {
   return useQuery({
-    queryKey: ["playground", request],
+    queryKey: queryKeys.playground.result(request),
     queryFn: request
       ? () => unwrap(api.POST("/api/admin/playground/advanced", { body: request }))
       : skipToken,

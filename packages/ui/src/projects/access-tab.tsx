@@ -24,17 +24,17 @@ import { notifyDone } from "../components/notify";
 import { pickHint } from "../components/pick-hint";
 import { plural } from "../components/plural";
 import { RelativeTime } from "../components/relative-time";
+import { useGroups, useUsers } from "../people/queries";
+import { queryKeys } from "../query-keys";
 import type { Project } from "./queries";
 
 // What the service asks for reading and changing a project's access.
 const READ = ["PROJECT_USER_ACCESS_READ", "UPDATE_PROJECT"];
 const WRITE = ["PROJECT_USER_ACCESS_WRITE", "UPDATE_PROJECT"];
 
-const accessKey = (projectId: string) => ["project", projectId, "access"];
-
 function useAccess(projectId: string, enabled: boolean) {
   return useQuery({
-    queryKey: accessKey(projectId),
+    queryKey: queryKeys.projects.access(projectId),
     queryFn: () =>
       unwrap(api.GET("/api/admin/projects/{projectId}/access", { params: { path: { projectId } } })),
     enabled,
@@ -149,9 +149,9 @@ function useAccessChanged(projectId: string) {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: accessKey(projectId) }),
-      client.invalidateQueries({ queryKey: ["project", projectId], exact: true }),
-      client.invalidateQueries({ queryKey: ["projects"] }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.access(projectId) }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.detail(projectId), exact: true }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.list() }),
     ]);
 }
 
@@ -261,12 +261,8 @@ function AddMemberForm({
   // Only admins may list every user; others can give roles to groups.
   const listUsers = can("ADMIN");
   const changed = useAccessChanged(project.id);
-  const users = useQuery({
-    queryKey: ["users"],
-    queryFn: () => unwrap(api.GET("/api/admin/user-admin")),
-    enabled: listUsers.allowed,
-  });
-  const groups = useQuery({ queryKey: ["groups"], queryFn: () => unwrap(api.GET("/api/admin/groups")) });
+  const users = useUsers(listUsers.allowed);
+  const groups = useGroups();
   const [userIds, setUserIds] = useState<string[]>([]);
   const [groupIds, setGroupIds] = useState<string[]>([]);
   const [role, setRole] = useState<string | null>(null);

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { plural } from "../components/plural";
+import { queryKeys } from "../query-keys";
 
 const fetchInsights = (projectId: string) =>
   unwrap(api.GET("/api/admin/projects/{projectId}/insights", { params: { path: { projectId } } }));
@@ -11,12 +12,15 @@ export type Insights = Awaited<ReturnType<typeof fetchInsights>>;
 export type HealthReport = Awaited<ReturnType<typeof fetchHealthReport>>;
 
 export function useInsights(projectId: string) {
-  return useQuery({ queryKey: ["project", projectId, "insights"], queryFn: () => fetchInsights(projectId) });
+  return useQuery({
+    queryKey: queryKeys.projects.insights(projectId),
+    queryFn: () => fetchInsights(projectId),
+  });
 }
 
 export function useHealthReport(projectId: string) {
   return useQuery({
-    queryKey: ["project", projectId, "health-report"],
+    queryKey: queryKeys.projects.healthReport(projectId),
     queryFn: () => fetchHealthReport(projectId),
   });
 }

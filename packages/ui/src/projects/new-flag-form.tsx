@@ -1,11 +1,14 @@
-import { Button, Checkbox, Group, Radio, Stack, Textarea, TextInput } from "@mantine/core";
+import { Checkbox, Radio, Stack } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { useDebouncedValue } from "@mantine/hooks";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api, unwrap } from "../api/client";
-import { FormError, fieldError } from "../components/form-error";
+import { FormError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { describeFailure } from "../components/notify";
+import { useFormSave } from "../components/use-form-save";
+import { queryKeys } from "../query-keys";
 import { FLAG_TYPES, type FlagType } from "./flag-kinds";
 import { matchesPattern } from "./naming";
 import { flagPath } from "./paths";
@@ -20,57 +23,50 @@ function namingProblem(naming: Project["featureNaming"], name: string): string |
 export function NewFlagForm({ project, onDone }: { project: Project; onDone: () => void }) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [name, setName] = useState("");
-  const [type, setType] = useState<FlagType>("release");
-  const [description, setDescription] = useState("");
-  const [impressionData, setImpressionData] = useState(false);
-  const [checkedName] = useDebouncedValue(name.trim(), 300);
+  const form = useForm({
+    initialValues: { name: "", type: "release" as FlagType, description: "", impressionData: false },
+  });
+  const name = form.values.name.trim();
+  const [checkedName] = useDebouncedValue(name, 300);
   // Whether the name is free and well-formed, asked as the person types.
   const nameCheck = useQuery({
-    queryKey: ["flag-name", checkedName],
+    queryKey: queryKeys.flags.nameCheck(checkedName),
     queryFn: () => unwrap(api.POST("/api/admin/features/validate", { body: { name: checkedName } })),
     enabled: checkedName !== "",
     retry: false,
     staleTime: 5_000,
   });
-  const create = useMutation({
-    mutationFn: () =>
+  const { mutation: create, submit } = useFormSave(form, {
+    save: ({ type, description, impressionData }) =>
       unwrap(
         api.POST("/api/admin/projects/{projectId}/features", {
           params: { path: { projectId: project.id } },
-          body: { name: name.trim(), type, description: description || null, impressionData },
+          body: { name, type, description: description || null, impressionData },
         }),
       ),
-    meta: { quiet: true },
-    onSuccess: async (flag) => {
+    onSaved: async (flag) => {
       await Promise.all([
-        client.invalidateQueries({ queryKey: ["project", project.id] }),
-        client.invalidateQueries({ queryKey: ["projects"] }),
+        client.invalidateQueries({ queryKey: queryKeys.projects.detail(project.id) }),
+        client.invalidateQueries({ queryKey: queryKeys.projects.list() }),
       ]);
       onDone();
       navigate(flagPath(project.id, flag.name));
     },
   });
-  const patternProblem = namingProblem(project.featureNaming, name.trim());
+  const patternProblem = namingProblem(project.featureNaming, name);
+  const nameInput = form.getInputProps("name");
   const nameError =
     patternProblem ??
-    (checkedName === name.trim() && nameCheck.isError ? describeFailure(nameCheck.error) : undefined) ??
-    fieldError(create.error, "name");
+    (checkedName === name && nameCheck.isError ? describeFailure(nameCheck.error) : undefined) ??
+    nameInput.error;
   const naming = project.featureNaming;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
 
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
-          required
+        <NameField
           data-autofocus
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
+          {...nameInput}
           error={nameError}
           description={
             naming.pattern
@@ -87,8 +83,7 @@ export function NewFlagForm({ project, onDone }: { project: Project; onDone: () 
         <Radio.Group
           label="Type"
           description="What the flag is for; it decides when it counts as stale."
-          value={type}
-          onChange={(value) => setType(value as FlagType)}
+          {...form.getInputProps("type")}
         >
           <Stack gap="xs" mt="xs">
             {FLAG_TYPES.map((option) => (
@@ -101,32 +96,19 @@ export function NewFlagForm({ project, onDone }: { project: Project; onDone: () 
             ))}
           </Stack>
         </Radio.Group>
-        <Textarea
-          label="Description"
-          autosize
-          minRows={2}
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <DescriptionField {...form.getInputProps("description")} />
         <Checkbox
           label="Impression data"
           description="SDKs emit an impression event each time they evaluate the flag."
-          checked={impressionData}
-          onChange={(event) => setImpressionData(event.currentTarget.checked)}
+          {...form.getInputProps("impressionData", { type: "checkbox" })}
         />
-        <FormError error={create.error && !fieldError(create.error, "name") ? create.error : null} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            loading={create.isPending}
-            disabled={!name.trim() || patternProblem !== undefined}
-          >
-            Create flag
-          </Button>
-        </Group>
+        <FormError error={create.error} inline={["name"]} />
+        <FormActions
+          submitLabel="Create flag"
+          saving={create.isPending}
+          onCancel={onDone}
+          disabled={!name || patternProblem !== undefined}
+        />
       </Stack>
     </form>
   );

@@ -6,6 +6,7 @@ import type { Verdict } from "../auth/session";
 import { GuardedSection } from "../components/guarded-section";
 import { GuardedSwitch } from "../components/guarded-switch";
 import { describeFailure, notifyDone } from "../components/notify";
+import { queryKeys } from "../query-keys";
 import { type Project, useEnvironments } from "./queries";
 
 /** Which environments the project uses: its flags have a state and strategies in each. */
@@ -17,8 +18,8 @@ export function ProjectEnvironments({ project, verdict }: { project: Project; ve
   const path = { projectId: project.id };
   const changed = () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: ["project", project.id] }),
-      client.invalidateQueries({ queryKey: ["environments"] }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.detail(project.id) }),
+      client.invalidateQueries({ queryKey: queryKeys.environments.list() }),
     ]);
   const add = useMutation({
     mutationFn: (environment: string) =>

@@ -9,6 +9,7 @@ import { ErrorPanel } from "../components/error-panel";
 import { FavoriteStar } from "../components/favorite-star";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
+import { queryKeys } from "../query-keys";
 import { AccessTab } from "./access-tab";
 import { FlagsTab } from "./flags-tab";
 import { healthColor } from "./health";
@@ -140,8 +141,8 @@ function ArchivedNotice({ project }: { project: Project }) {
       ),
     onSuccess: async () => {
       await Promise.all([
-        client.invalidateQueries({ queryKey: ["project", project.id] }),
-        client.invalidateQueries({ queryKey: ["projects"] }),
+        client.invalidateQueries({ queryKey: queryKeys.projects.detail(project.id) }),
+        client.invalidateQueries({ queryKey: queryKeys.projects.list() }),
       ]);
       notifyDone(`Project ${project.name} revived`);
     },

@@ -1,7 +1,6 @@
 import {
   Anchor,
   Badge,
-  Button,
   Group,
   Modal,
   Progress,
@@ -9,28 +8,35 @@ import {
   Stack,
   Table,
   Text,
-  Textarea,
   TextInput,
   VisuallyHidden,
 } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { useDisclosure } from "@mantine/hooks";
 import { IconSearch } from "@tabler/icons-react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useMemo, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
 import { FavoriteStar } from "../components/favorite-star";
+import { FormError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { GuardedButton } from "../components/guarded-button";
 import { Loading } from "../components/loading";
 import { PageHeader } from "../components/page-header";
+import { useFormSave } from "../components/use-form-save";
+import { queryKeys } from "../query-keys";
 import { healthColor } from "./health";
 import { projectPath } from "./paths";
 import { useFavoriteProject } from "./queries";
 
 export function useProjects() {
-  return useQuery({ queryKey: ["projects"], queryFn: () => unwrap(api.GET("/api/admin/projects")) });
+  return useQuery({
+    queryKey: queryKeys.projects.list(),
+    queryFn: () => unwrap(api.GET("/api/admin/projects")),
+  });
 }
 
 export default function ProjectsPage() {
@@ -178,65 +184,50 @@ const idFrom = (name: string) =>
 function NewProjectForm({ onDone }: { onDone: () => void }) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [name, setName] = useState("");
-  const [id, setId] = useState<string | undefined>();
-  const [description, setDescription] = useState("");
-  const [mode, setMode] = useState<"open" | "protected" | "private">("open");
-  const projectId = id ?? idFrom(name);
-  const create = useMutation({
-    mutationFn: () =>
+  const form = useForm({
+    initialValues: {
+      name: "",
+      // Undefined until typed: the id follows the name.
+      id: undefined as string | undefined,
+      description: "",
+      mode: "open" as "open" | "protected" | "private",
+    },
+  });
+  const projectId = form.values.id ?? idFrom(form.values.name);
+  const { mutation: create, submit } = useFormSave(form, {
+    save: ({ name, description, mode }) =>
       unwrap(
         api.POST("/api/admin/projects", {
           body: { id: projectId, name, description: description || null, mode },
         }),
       ),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ["projects"] });
+    onSaved: async () => {
+      await client.invalidateQueries({ queryKey: queryKeys.projects.list() });
       onDone();
       navigate(projectPath(projectId));
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-        />
+        <NameField {...form.getInputProps("name")} />
         <TextInput
           label="Project id"
           description="Used in URLs and API tokens; cannot be changed later."
           required
+          {...form.getInputProps("id")}
           value={projectId}
-          onChange={(event) => setId(event.currentTarget.value)}
         />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <DescriptionField {...form.getInputProps("description")} />
         <Select
           label="Mode"
           description="Who may change it: open (members, and in default the Editor role), protected (members only), private (members only, hidden from everyone else)."
           data={["open", "protected", "private"]}
-          value={mode}
-          onChange={(value) => value && setMode(value as typeof mode)}
           allowDeselect={false}
+          {...form.getInputProps("mode")}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create project
-          </Button>
-        </Group>
+        <FormError error={create.error} inline={["name", "id", "description", "mode"]} />
+        <FormActions submitLabel="Create project" saving={create.isPending} onCancel={onDone} />
       </Stack>
     </form>
   );

@@ -1,10 +1,11 @@
 import { type QueryKey, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { useChangeGate } from "../change-requests/use-change-gate";
+import { queryKeys } from "../query-keys";
 
 export function useProject(projectId: string) {
   return useQuery({
-    queryKey: ["project", projectId],
+    queryKey: queryKeys.projects.detail(projectId),
     queryFn: () => unwrap(api.GET("/api/admin/projects/{projectId}", { params: { path: { projectId } } })),
   });
 }
@@ -13,7 +14,7 @@ export type Project = NonNullable<ReturnType<typeof useProject>["data"]>;
 
 export function useEnvironments() {
   return useQuery({
-    queryKey: ["environments"],
+    queryKey: queryKeys.environments.list(),
     queryFn: () => unwrap(api.GET("/api/admin/environments")),
     staleTime: 30_000,
   });
@@ -31,10 +32,6 @@ const searchPage = (projectId: string, offset: number) =>
 
 type Page = Awaited<ReturnType<typeof searchPage>>;
 export type ProjectFlag = Page["features"][number];
-
-/** Under the project's key: whatever changes the project refreshes its flags too. */
-export const projectFlagsKey = (projectId: string) => ["project", projectId, "flags"];
-const pageKey = (projectId: string, offset: number) => [...projectFlagsKey(projectId), offset];
 
 type PageResult = { data?: Page | undefined; isPending: boolean; error: Error | null };
 
@@ -61,12 +58,15 @@ function combinePages(pages: PageResult[]) {
  * there are, the others are then asked for together, and the list grows as they arrive.
  */
 export function useProjectFlags(projectId: string) {
-  const first = useQuery({ queryKey: pageKey(projectId, 0), queryFn: () => searchPage(projectId, 0) });
+  const first = useQuery({
+    queryKey: queryKeys.projects.flagsPage(projectId, 0),
+    queryFn: () => searchPage(projectId, 0),
+  });
   const total = first.data?.total ?? 0;
   const offsets = Array.from({ length: Math.max(1, Math.ceil(total / PAGE)) }, (_, i) => i * PAGE);
   const combined = useQueries({
     queries: offsets.map((offset) => ({
-      queryKey: pageKey(projectId, offset),
+      queryKey: queryKeys.projects.flagsPage(projectId, offset),
       queryFn: () => searchPage(projectId, offset),
     })),
     combine: combinePages,
@@ -79,7 +79,7 @@ type Environment = ProjectFlag["environments"][number];
 /** The cached page that holds a flag, to change or refresh it alone. */
 function pageHolding(client: ReturnType<typeof useQueryClient>, projectId: string, name: string) {
   return client
-    .getQueriesData<Page>({ queryKey: projectFlagsKey(projectId) })
+    .getQueriesData<Page>({ queryKey: queryKeys.projects.flags(projectId) })
     .find(([, page]) => page?.features.some((flag) => flag.name === name));
 }
 
@@ -117,7 +117,7 @@ function useOptimisticFlag<Vars extends { flag: string }>(
     onSettled: async (_data, _error, vars, context) => {
       await Promise.all([
         ...(context ? [client.invalidateQueries({ queryKey: context.key, exact: true })] : []),
-        client.invalidateQueries({ queryKey: ["flag", projectId, vars.flag] }),
+        client.invalidateQueries({ queryKey: queryKeys.flags.detail(projectId, vars.flag) }),
         ...alsoChanged(vars).map((queryKey) => client.invalidateQueries({ queryKey })),
       ]);
     },
@@ -163,7 +163,7 @@ export function useSwitchFlag(projectId: string) {
               (env): Environment => (env.name === environment ? { ...env, enabled } : env),
             ),
           },
-    () => [["events"]],
+    () => [queryKeys.events.all()],
   );
 }
 
@@ -197,8 +197,8 @@ export function useFavoriteProject(projectId: string) {
     },
     onSettled: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: ["project", projectId], exact: true }),
-        client.invalidateQueries({ queryKey: ["projects"] }),
+        client.invalidateQueries({ queryKey: queryKeys.projects.detail(projectId), exact: true }),
+        client.invalidateQueries({ queryKey: queryKeys.projects.list() }),
       ]),
   });
 }

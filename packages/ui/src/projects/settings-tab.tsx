@@ -1,25 +1,18 @@
-import {
-  Button,
-  Group,
-  NumberInput,
-  Radio,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from "@mantine/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { Group, NumberInput, Radio, Select, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api, unwrap } from "../api/client";
 import { useCan, type Verdict } from "../auth/session";
 import { ChangeRequestSettings } from "../change-requests/config-section";
 import { ConfirmButton } from "../components/confirm-button";
 import { FormError, fieldError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { GuardedSection } from "../components/guarded-section";
 import { notifyDone } from "../components/notify";
+import { useFormSave } from "../components/use-form-save";
+import { useContextFields } from "../flags/queries";
+import { queryKeys } from "../query-keys";
 import { matchesPattern } from "./naming";
 import { ProjectEnvironments } from "./project-environments";
 import type { Project } from "./queries";
@@ -66,22 +59,23 @@ function useProjectSaved(project: Project, message: string) {
   const client = useQueryClient();
   return async () => {
     await Promise.all([
-      client.invalidateQueries({ queryKey: ["project", project.id], exact: true }),
-      client.invalidateQueries({ queryKey: ["projects"] }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.detail(project.id), exact: true }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.list() }),
     ]);
     notifyDone(message);
   };
 }
 
 function GeneralSettings({ project, verdict }: { project: Project; verdict: Verdict }) {
-  const [name, setName] = useState(project.name);
-  const [description, setDescription] = useState(project.description ?? "");
-  const [stickiness, setStickiness] = useState(project.defaultStickiness);
-  const [limit, setLimit] = useState<number | string>(project.featureLimit ?? "");
-  const fields = useQuery({
-    queryKey: ["context-fields"],
-    queryFn: () => unwrap(api.GET("/api/admin/context")),
+  const form = useForm({
+    initialValues: {
+      name: project.name,
+      description: project.description ?? "",
+      defaultStickiness: project.defaultStickiness,
+      featureLimit: (project.featureLimit ?? "") as number | string,
+    },
   });
+  const fields = useContextFields();
   const stickinessOptions = [
     ...new Set([
       ...BUILT_IN_STICKINESS,
@@ -90,69 +84,45 @@ function GeneralSettings({ project, verdict }: { project: Project; verdict: Verd
     ]),
   ];
   const saved = useProjectSaved(project, "Project saved");
-  const save = useMutation({
-    mutationFn: () =>
+  const { mutation: save, submit } = useFormSave(form, {
+    save: ({ name, description, defaultStickiness, featureLimit }) =>
       unwrap(
         api.PUT("/api/admin/projects/{projectId}", {
           params: { path: { projectId: project.id } },
           body: {
             name,
             description: description || null,
-            defaultStickiness: stickiness,
-            featureLimit: limit === "" ? null : Number(limit),
+            defaultStickiness,
+            featureLimit: featureLimit === "" ? null : Number(featureLimit),
           },
         }),
       ),
-    meta: { quiet: true },
-    onSuccess: saved,
+    onSaved: saved,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
     <GuardedSection legend="General" verdict={verdict}>
       <form onSubmit={submit} aria-label="General settings">
         <Stack>
-          <TextInput
-            label="Name"
-            required
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            error={fieldError(save.error, "name")}
-          />
-          <Textarea
-            label="Description"
-            autosize
-            minRows={2}
-            value={description}
-            onChange={(event) => setDescription(event.currentTarget.value)}
-          />
+          <NameField {...form.getInputProps("name")} />
+          <DescriptionField {...form.getInputProps("description")} />
           <SimpleGrid cols={2}>
             <Select
               label="Default stickiness"
               description="What new gradual rollouts keep a user's answer stable by."
               data={stickinessOptions}
-              value={stickiness}
-              onChange={(value) => value && setStickiness(value)}
               allowDeselect={false}
+              {...form.getInputProps("defaultStickiness")}
             />
             <NumberInput
               label="Flag limit"
               description="Most active flags the project may hold; empty for no limit."
               min={0}
               allowDecimal={false}
-              value={limit}
-              onChange={setLimit}
-              error={fieldError(save.error, "featureLimit")}
+              {...form.getInputProps("featureLimit")}
             />
           </SimpleGrid>
           <FormError error={save.error} />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} disabled={!verdict.allowed}>
-              Save
-            </Button>
-          </Group>
+          <FormActions submitLabel="Save" saving={save.isPending} disabled={!verdict.allowed} />
         </Stack>
       </form>
     </GuardedSection>
@@ -178,14 +148,19 @@ function namingProblems(pattern: string, example: string) {
 }
 
 function ModeAndNaming({ project, verdict }: { project: Project; verdict: Verdict }) {
-  const [mode, setMode] = useState(project.mode as Mode);
-  const [pattern, setPattern] = useState(project.featureNaming.pattern ?? "");
-  const [example, setExample] = useState(project.featureNaming.example ?? "");
-  const [description, setDescription] = useState(project.featureNaming.description ?? "");
+  const form = useForm({
+    initialValues: {
+      mode: project.mode as Mode,
+      pattern: project.featureNaming.pattern ?? "",
+      example: project.featureNaming.example ?? "",
+      description: project.featureNaming.description ?? "",
+    },
+  });
+  const { pattern, example } = form.values;
   const problems = namingProblems(pattern, example);
   const saved = useProjectSaved(project, "Mode and naming saved");
-  const save = useMutation({
-    mutationFn: () =>
+  const { mutation: save, submit } = useFormSave(form, {
+    save: ({ mode, pattern, example, description }) =>
       unwrap(
         api.PUT("/api/admin/projects/{projectId}/settings", {
           params: { path: { projectId: project.id } },
@@ -199,19 +174,14 @@ function ModeAndNaming({ project, verdict }: { project: Project; verdict: Verdic
           },
         }),
       ),
-    meta: { quiet: true },
-    onSuccess: saved,
+    onSaved: saved,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   const matched = pattern && example && !problems.pattern && !problems.example;
   return (
     <GuardedSection legend="Mode and flag naming" verdict={verdict}>
       <form onSubmit={submit} aria-label="Mode and flag naming">
         <Stack>
-          <Radio.Group label="Mode" value={mode} onChange={(value) => setMode(value as Mode)}>
+          <Radio.Group label="Mode" {...form.getInputProps("mode")}>
             <Stack gap="xs" mt="xs">
               {MODES.map((option) => (
                 <Radio
@@ -228,8 +198,7 @@ function ModeAndNaming({ project, verdict }: { project: Project; verdict: Verdic
             description="A regular expression (RE2) the whole of every new flag's name must match; empty for none."
             placeholder="[a-z]+\.[a-z0-9-]+"
             styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
-            value={pattern}
-            onChange={(event) => setPattern(event.currentTarget.value)}
+            {...form.getInputProps("pattern")}
             error={problems.pattern ?? fieldError(save.error, "featureNaming")}
           />
           <SimpleGrid cols={2}>
@@ -238,29 +207,23 @@ function ModeAndNaming({ project, verdict }: { project: Project; verdict: Verdic
               description={
                 matched ? "Matches the pattern." : "A name that matches, shown to people creating flags."
               }
-              value={example}
-              onChange={(event) => setExample(event.currentTarget.value)}
+              {...form.getInputProps("example")}
               error={problems.example}
               disabled={!pattern}
             />
             <TextInput
               label="Naming description"
               description="What the parts of a name mean."
-              value={description}
-              onChange={(event) => setDescription(event.currentTarget.value)}
+              {...form.getInputProps("description")}
               disabled={!pattern}
             />
           </SimpleGrid>
           <FormError error={save.error} />
-          <Group justify="flex-end">
-            <Button
-              type="submit"
-              loading={save.isPending}
-              disabled={!verdict.allowed || Boolean(problems.pattern ?? problems.example)}
-            >
-              Save
-            </Button>
-          </Group>
+          <FormActions
+            submitLabel="Save"
+            saving={save.isPending}
+            disabled={!verdict.allowed || Boolean(problems.pattern ?? problems.example)}
+          />
         </Stack>
       </form>
     </GuardedSection>
@@ -273,8 +236,8 @@ function DangerZone({ project, verdict }: { project: Project; verdict: Verdict }
   const path = { params: { path: { projectId: project.id } } };
   const refresh = () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: ["project", project.id] }),
-      client.invalidateQueries({ queryKey: ["projects"] }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.detail(project.id) }),
+      client.invalidateQueries({ queryKey: queryKeys.projects.list() }),
     ]);
   return (
     <GuardedSection legend="Archive or delete" verdict={verdict}>
@@ -308,8 +271,8 @@ function DangerZone({ project, verdict }: { project: Project; verdict: Verdict }
             confirmLabel="Delete project"
             onConfirm={async () => {
               await unwrap(api.DELETE("/api/admin/projects/{projectId}", path));
-              client.removeQueries({ queryKey: ["project", project.id] });
-              await client.invalidateQueries({ queryKey: ["projects"] });
+              client.removeQueries({ queryKey: queryKeys.projects.detail(project.id) });
+              await client.invalidateQueries({ queryKey: queryKeys.projects.list() });
               notifyDone(`Project ${project.name} deleted`);
               navigate("/projects");
             }}

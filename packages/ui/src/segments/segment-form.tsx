@@ -1,46 +1,45 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Fieldset,
-  Group,
-  List,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from "@mantine/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { Alert, Anchor, Fieldset, List, Select, Stack, Text } from "@mantine/core";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api, unwrap } from "../api/client";
-import { FormError, fieldError } from "../components/form-error";
+import { FormError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { notifyDone } from "../components/notify";
 import { plural } from "../components/plural";
+import { useCheckedForm } from "../components/use-checked-form";
+import { useFormSave } from "../components/use-form-save";
 import { ConstraintsEditor } from "../flags/constraints/constraints-editor";
 import { type Constraint, constraintProblem, writableConstraints } from "../flags/constraints/operators";
 import type { useSegments } from "../flags/queries";
 import { useProjects } from "../projects/projects-page";
+import { queryKeys } from "../query-keys";
 
 export type Segment = NonNullable<ReturnType<typeof useSegments>["data"]>["segments"][number];
+
+/** What keeps the constraints from being saved, one sentence each. */
+const constraintProblems = (constraints: Constraint[]) =>
+  constraints.flatMap((constraint, index) => {
+    const problem = constraintProblem(constraint);
+    return problem ? [`Constraint ${index + 1}: ${problem}`] : [];
+  });
 
 /** Creates a segment or changes one: its name, description, project and constraints, saved together. */
 export function SegmentForm({ segment, onDone }: { segment: Segment | undefined; onDone: () => void }) {
   const client = useQueryClient();
   const projects = useProjects();
-  const [name, setName] = useState(segment?.name ?? "");
-  const [description, setDescription] = useState(segment?.description ?? "");
-  const [project, setProject] = useState<string | null>(segment?.project ?? null);
-  const [constraints, setConstraints] = useState<Constraint[]>(segment?.constraints ?? []);
-  const [tried, setTried] = useState(false);
-  const problems = constraints.flatMap((constraint, index) => {
-    const problem = constraintProblem(constraint);
-    return problem ? [`Constraint ${index + 1}: ${problem}`] : [];
+  const form = useCheckedForm({
+    initialValues: {
+      name: segment?.name ?? "",
+      description: segment?.description ?? "",
+      project: segment?.project ?? null,
+      constraints: segment?.constraints ?? ([] as Constraint[]),
+    },
+    validate: {
+      constraints: (constraints) => constraintProblems(constraints).join(" ") || null,
+    },
   });
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async ({ name, description, project, constraints }) => {
       const body = {
         name,
         description: description || null,
@@ -51,21 +50,17 @@ export function SegmentForm({ segment, onDone }: { segment: Segment | undefined;
         await unwrap(api.PUT("/api/admin/segments/{id}", { params: { path: { id: segment.id } }, body }));
       else await unwrap(api.POST("/api/admin/segments", { body }));
     },
-    onSuccess: async () => {
+    onSaved: async (_, { name }) => {
       // Flags show their strategies' segments, so they change with it.
       await Promise.all([
-        client.invalidateQueries({ queryKey: ["segments"] }),
-        client.invalidateQueries({ queryKey: ["flag"] }),
+        client.invalidateQueries({ queryKey: queryKeys.segments.list() }),
+        client.invalidateQueries({ queryKey: queryKeys.flags.all() }),
       ]);
       notifyDone(segment ? `Segment ${name} saved.` : `Segment ${name} created.`);
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setTried(true);
-    if (problems.length === 0) save.mutate();
-  };
+  const { project } = form.values;
   const projectOptions = (projects.data?.projects ?? []).map((candidate) => ({
     value: candidate.id,
     label: candidate.name,
@@ -74,18 +69,8 @@ export function SegmentForm({ segment, onDone }: { segment: Segment | undefined;
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
-        />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <NameField {...form.getInputProps("name")} />
+        <DescriptionField {...form.getInputProps("description")} />
         <Select
           label="Project"
           description="Only flags of this project can use it. Empty: flags of every project can."
@@ -97,31 +82,29 @@ export function SegmentForm({ segment, onDone }: { segment: Segment | undefined;
               ? [...projectOptions, { value: project, label: project }]
               : projectOptions
           }
-          value={project}
-          onChange={setProject}
-          error={fieldError(save.error, "project")}
+          {...form.getInputProps("project")}
         />
         <Fieldset legend="Constraints">
           <Text size="sm" c="dimmed" mb="sm">
             Someone is in the segment when every constraint holds.
           </Text>
-          <ConstraintsEditor value={constraints} onChange={setConstraints} />
+          <ConstraintsEditor
+            value={form.values.constraints}
+            onChange={(next) => form.setFieldValue("constraints", next)}
+          />
         </Fieldset>
         {segment && segment.usedInFeatures > 0 && <SegmentUses id={segment.id} />}
-        {tried && problems.length > 0 && (
+        {form.errors.constraints && (
           <Alert color="red" role="alert" title="Not saved">
-            {problems.join(" ")}
+            {form.errors.constraints}
           </Alert>
         )}
         <FormError error={save.error} inline={["name", "project"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {segment ? "Save segment" : "Create segment"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={segment ? "Save segment" : "Create segment"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );
@@ -130,7 +113,7 @@ export function SegmentForm({ segment, onDone }: { segment: Segment | undefined;
 /** The strategies a change to the segment reaches, so whoever saves it knows. */
 function SegmentUses({ id }: { id: number }) {
   const uses = useQuery({
-    queryKey: ["segments", id, "strategies"],
+    queryKey: queryKeys.segments.strategies(id),
     queryFn: () => unwrap(api.GET("/api/admin/segments/strategies/{id}", { params: { path: { id } } })),
   });
   const strategies = uses.data?.strategies ?? [];

@@ -10,6 +10,7 @@ import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../componen
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
 import { useSegments } from "../flags/queries";
+import { queryKeys } from "../query-keys";
 import { type Segment, SegmentForm } from "./segment-form";
 
 export default function SegmentsPage() {
@@ -18,7 +19,7 @@ export default function SegmentsPage() {
   const editor = useModalTarget<Segment>();
 
   const remove = useRemove(
-    ["segments"],
+    queryKeys.segments.list(),
     (segment: Segment) =>
       unwrap(api.DELETE("/api/admin/segments/{id}", { params: { path: { id: segment.id } } })),
     (segment) => `Segment ${segment.name} deleted.`,

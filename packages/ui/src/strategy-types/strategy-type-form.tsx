@@ -1,22 +1,14 @@
-import {
-  ActionIcon,
-  Button,
-  Checkbox,
-  Fieldset,
-  Group,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from "@mantine/core";
-import { IconTrash } from "@tabler/icons-react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { Checkbox, Fieldset, Group, Select, Stack, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useQueryClient } from "@tanstack/react-query";
 import { api, type paths, unwrap } from "../api/client";
-import { FormError, fieldError } from "../components/form-error";
+import { EditableList, RemoveRowButton } from "../components/editable-list";
+import { FormError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { notifyDone } from "../components/notify";
+import { useFormSave } from "../components/use-form-save";
 import type { StrategyDefinition } from "../flags/queries";
+import { queryKeys } from "../query-keys";
 
 type Definition = paths["/api/admin/strategies"]["post"]["requestBody"]["content"]["application/json"];
 type Parameter = NonNullable<Definition["parameters"]>[number];
@@ -40,19 +32,22 @@ export function StrategyTypeForm({
   onDone: () => void;
 }) {
   const client = useQueryClient();
-  const [name, setName] = useState(strategy?.name ?? "");
-  const [displayName, setDisplayName] = useState(strategy?.displayName ?? "");
-  const [description, setDescription] = useState(strategy?.description ?? "");
-  const [parameters, setParameters] = useState<Parameter[]>(
-    // A stored type this screen does not offer is shown as a string; saving makes it one.
-    (strategy?.parameters ?? []).map((parameter) => ({
-      ...parameter,
-      type: isParameterType(parameter.type) ? parameter.type : "string",
-    })),
-  );
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const form = useForm({
+    initialValues: {
+      name: strategy?.name ?? "",
+      displayName: strategy?.displayName ?? "",
+      description: strategy?.description ?? "",
+      // A stored type this screen does not offer is shown as a string; saving makes it one.
+      parameters: (strategy?.parameters ?? []).map(
+        (parameter): Parameter => ({
+          ...parameter,
+          type: isParameterType(parameter.type) ? parameter.type : "string",
+        }),
+      ),
+    },
+  });
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async ({ name, displayName, description, parameters }) => {
       const body = { displayName: displayName || null, description: description || null, parameters };
       if (strategy)
         await unwrap(
@@ -60,123 +55,76 @@ export function StrategyTypeForm({
         );
       else await unwrap(api.POST("/api/admin/strategies", { body: { name, ...body } }));
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ["strategy-types"] });
+    onSaved: async (_, { name }) => {
+      await client.invalidateQueries({ queryKey: queryKeys.strategyTypes.list() });
       notifyDone(strategy ? `Strategy ${name} saved.` : `Strategy ${name} created.`);
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
-  const change = (index: number, patch: Partial<Parameter>) =>
-    setParameters((list) =>
-      list.map((parameter, at) => (at === index ? { ...parameter, ...patch } : parameter)),
-    );
 
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
+        <NameField
           description={
             strategy
               ? "A strategy keeps its name: SDKs look it up by it."
               : "As your SDKs' custom strategy is registered."
           }
-          required
           disabled={strategy !== undefined}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
+          {...form.getInputProps("name")}
         />
-        <TextInput
-          label="Display name"
-          value={displayName}
-          onChange={(event) => setDisplayName(event.currentTarget.value)}
-        />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <TextInput label="Display name" {...form.getInputProps("displayName")} />
+        <DescriptionField {...form.getInputProps("description")} />
         <Fieldset legend="Parameters">
-          <Stack gap="sm">
-            {parameters.length === 0 && (
-              <Text size="sm" c="dimmed">
-                No parameters: a flag's strategy of this type is set up by its constraints alone.
-              </Text>
-            )}
-            {parameters.map((parameter, index) => (
-              // Parameters are edited in place, names included: their position is what identifies them here.
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above
-              <Group key={index} align="flex-end" wrap="nowrap">
+          <EditableList
+            value={form.values.parameters}
+            onChange={(next) => form.setFieldValue("parameters", next)}
+            size="xs"
+            newItem={(): Parameter => ({ name: "", type: "string", description: "", required: false })}
+            addLabel="Add parameter"
+            empty="No parameters: a flag's strategy of this type is set up by its constraints alone."
+          >
+            {({ item, index, change, remove }) => (
+              <Group align="flex-end" wrap="nowrap">
                 <TextInput
                   label={`Parameter ${index + 1} name`}
                   required
-                  value={parameter.name}
-                  onChange={(event) => change(index, { name: event.currentTarget.value })}
                   flex={2}
+                  {...form.getInputProps(`parameters.${index}.name`)}
                 />
                 <Select
                   label={`Parameter ${index + 1} type`}
                   data={PARAMETER_TYPES}
-                  value={parameter.type}
-                  onChange={(value) => value && isParameterType(value) && change(index, { type: value })}
+                  value={item.type}
+                  onChange={(value) => value && isParameterType(value) && change({ ...item, type: value })}
                   allowDeselect={false}
                   flex={2}
                 />
                 <TextInput
                   label={`Parameter ${index + 1} description`}
-                  value={parameter.description ?? ""}
-                  onChange={(event) => change(index, { description: event.currentTarget.value })}
                   flex={3}
+                  {...form.getInputProps(`parameters.${index}.description`)}
+                  value={item.description ?? ""}
                 />
                 <Checkbox
                   label="Required"
                   aria-label={`Parameter ${index + 1} required`}
-                  checked={parameter.required ?? false}
-                  onChange={(event) => change(index, { required: event.currentTarget.checked })}
                   mb={8}
+                  {...form.getInputProps(`parameters.${index}.required`, { type: "checkbox" })}
+                  checked={item.required ?? false}
                 />
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  mb={2}
-                  aria-label={`Remove parameter ${index + 1}`}
-                  onClick={() => setParameters((list) => list.filter((_, at) => at !== index))}
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
+                <RemoveRowButton label={`Remove parameter ${index + 1}`} mb={2} onClick={remove} />
               </Group>
-            ))}
-            <Group>
-              <Button
-                variant="light"
-                size="compact-sm"
-                onClick={() =>
-                  setParameters((list) => [
-                    ...list,
-                    { name: "", type: "string", description: "", required: false },
-                  ])
-                }
-              >
-                Add parameter
-              </Button>
-            </Group>
-          </Stack>
+            )}
+          </EditableList>
         </Fieldset>
         <FormError error={save.error} inline={["name"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {strategy ? "Save strategy type" : "Create strategy type"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={strategy ? "Save strategy type" : "Create strategy type"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

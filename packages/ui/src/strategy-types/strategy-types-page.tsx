@@ -10,6 +10,7 @@ import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../componen
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
 import { type StrategyDefinition, useStrategyDefinitions } from "../flags/queries";
+import { queryKeys } from "../query-keys";
 import { StrategyTypeForm } from "./strategy-type-form";
 
 // SDKs fall back to it, so the service keeps it available; saying so beats a refusal after the click.
@@ -24,7 +25,7 @@ export default function StrategyTypesPage() {
   const can = useCan();
   const editor = useModalTarget<StrategyDefinition>();
 
-  const changed = () => client.invalidateQueries({ queryKey: ["strategy-types"] });
+  const changed = () => client.invalidateQueries({ queryKey: queryKeys.strategyTypes.list() });
   const deprecation = useMutation({
     mutationFn: ({ name, deprecated }: { name: string; deprecated: boolean }) =>
       unwrap(
@@ -37,7 +38,7 @@ export default function StrategyTypesPage() {
     onSettled: changed,
   });
   const remove = useRemove(
-    ["strategy-types"],
+    queryKeys.strategyTypes.list(),
     (name: string) => unwrap(api.DELETE("/api/admin/strategies/{name}", { params: { path: { name } } })),
     (name) => `Strategy ${name} deleted.`,
   );

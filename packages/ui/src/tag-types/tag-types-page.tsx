@@ -1,17 +1,20 @@
-import { Button, Group, Modal, Stack, Table, Text, Textarea, TextInput } from "@mantine/core";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { Modal, Stack, Table, Text, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { useCan } from "../auth/session";
 import { ErrorPanel } from "../components/error-panel";
-import { FormError, fieldError } from "../components/form-error";
+import { FormError } from "../components/form-error";
+import { DescriptionField, FormActions, NameField } from "../components/form-fields";
 import { GuardedButton } from "../components/guarded-button";
 import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
 import { ActionsHeader, DeleteButton, EditButton, RowActions } from "../components/row-actions";
+import { useFormSave } from "../components/use-form-save";
 import { useModalTarget } from "../components/use-modal-target";
 import { useRemove } from "../components/use-remove";
 import { useTagTypes } from "../flags/queries";
+import { queryKeys } from "../query-keys";
 
 type TagType = NonNullable<ReturnType<typeof useTagTypes>["data"]>["tagTypes"][number];
 
@@ -21,7 +24,7 @@ export default function TagTypesPage() {
   const editor = useModalTarget<TagType>();
 
   const remove = useRemove(
-    ["tag-types"],
+    queryKeys.tagTypes.list(),
     (name: string) => unwrap(api.DELETE("/api/admin/tag-types/{name}", { params: { path: { name } } })),
     (name) => `Tag type ${name} deleted.`,
   );
@@ -91,12 +94,15 @@ export default function TagTypesPage() {
 
 function TagTypeForm({ tagType, onDone }: { tagType: TagType | undefined; onDone: () => void }) {
   const client = useQueryClient();
-  const [name, setName] = useState(tagType?.name ?? "");
-  const [description, setDescription] = useState(tagType?.description ?? "");
-  const [icon, setIcon] = useState(tagType?.icon ?? "");
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: async () => {
+  const form = useForm({
+    initialValues: {
+      name: tagType?.name ?? "",
+      description: tagType?.description ?? "",
+      icon: tagType?.icon ?? "",
+    },
+  });
+  const { mutation: save, submit } = useFormSave(form, {
+    save: async ({ name, description, icon }) => {
       const changes = { description: description || null, icon: icon || null };
       if (tagType)
         await unwrap(
@@ -104,48 +110,32 @@ function TagTypeForm({ tagType, onDone }: { tagType: TagType | undefined; onDone
         );
       else await unwrap(api.POST("/api/admin/tag-types", { body: { name, ...changes } }));
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ["tag-types"] });
+    onSaved: async (_, { name }) => {
+      await client.invalidateQueries({ queryKey: queryKeys.tagTypes.list() });
       notifyDone(tagType ? `Tag type ${name} saved.` : `Tag type ${name} created.`);
       onDone();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
     <form onSubmit={submit}>
       <Stack>
-        <TextInput
-          label="Name"
+        <NameField
           description={tagType ? "A tag type keeps its name." : "2 to 50 URL-safe characters."}
-          required
           disabled={tagType !== undefined}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={fieldError(save.error, "name")}
+          {...form.getInputProps("name")}
         />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
+        <DescriptionField {...form.getInputProps("description")} />
         <TextInput
           label="Icon"
           description="The name of an icon, for UIs that show one."
-          value={icon}
-          onChange={(event) => setIcon(event.currentTarget.value)}
+          {...form.getInputProps("icon")}
         />
         <FormError error={save.error} inline={["name"]} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {tagType ? "Save tag type" : "Create tag type"}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={tagType ? "Save tag type" : "Create tag type"}
+          saving={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

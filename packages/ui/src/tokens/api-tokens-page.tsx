@@ -9,6 +9,7 @@ import { notifyDone } from "../components/notify";
 import { PageHeader } from "../components/page-header";
 import { RelativeTime } from "../components/relative-time";
 import { ActionsHeader, DeleteButton } from "../components/row-actions";
+import { queryKeys } from "../query-keys";
 import { NewApiTokenForm, TOKEN_TYPES } from "./new-api-token-form";
 
 const fetchTokens = () => unwrap(api.GET("/api/admin/api-tokens"));
@@ -21,14 +22,14 @@ const DELETE_PERMISSION = {
 } as const;
 
 export default function ApiTokensPage() {
-  const tokens = useQuery({ queryKey: ["api-tokens"], queryFn: fetchTokens });
+  const tokens = useQuery({ queryKey: queryKeys.apiTokens.list(), queryFn: fetchTokens });
   const client = useQueryClient();
   const can = useCan();
   const [creating, { open, close }] = useDisclosure();
 
   const remove = async (id: number, name: string) => {
     await unwrap(api.DELETE("/api/admin/api-tokens/{token}", { params: { path: { token: String(id) } } }));
-    await client.invalidateQueries({ queryKey: ["api-tokens"] });
+    await client.invalidateQueries({ queryKey: queryKeys.apiTokens.list() });
     notifyDone(`API token ${name} deleted: SDKs using it are refused from now on.`);
   };
 

@@ -8,6 +8,7 @@ import { pickHint } from "../components/pick-hint";
 import { SecretOnce } from "../components/secret-once";
 import { useProjects } from "../projects/projects-page";
 import { useEnvironments } from "../projects/queries";
+import { queryKeys } from "../query-keys";
 import { ConnectSdk } from "../sdk-setup/connect-sdk";
 
 /** The kinds of token, each with what creating one asks (the service's token permissions). */
@@ -54,7 +55,7 @@ export function NewApiTokenForm({ onDone }: { onDone: () => void }) {
               },
         }),
       ),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["api-tokens"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.apiTokens.list() }),
   });
 
   if (create.data) {

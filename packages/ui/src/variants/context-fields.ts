@@ -1,11 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
+import { queryKeys } from "../query-keys";
 
 const fetchContextFields = () => unwrap(api.GET("/api/admin/context"));
 
 export type ContextField = Awaited<ReturnType<typeof fetchContextFields>>[number];
 
-export const useContextFields = () => useQuery({ queryKey: ["context-fields"], queryFn: fetchContextFields });
+export const useContextFields = () =>
+  useQuery({ queryKey: queryKeys.contextFields.list(), queryFn: fetchContextFields });
 
 /** Stickiness every SDK knows; context fields marked for stickiness come after. */
 const BUILT_IN_STICKINESS = ["default", "userId", "sessionId", "random"];

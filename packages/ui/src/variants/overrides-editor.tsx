@@ -1,8 +1,7 @@
-import { ActionIcon, Button, Fieldset, Group, NativeSelect, Stack, TagsInput } from "@mantine/core";
-import { IconPlus, IconTrash } from "@tabler/icons-react";
+import { Fieldset, Group, NativeSelect, TagsInput } from "@mantine/core";
+import { EditableList, RemoveRowButton } from "../components/editable-list";
 import { pickHint } from "../components/pick-hint";
 import type { ContextField } from "./context-fields";
-import { useRowKeys } from "./row-keys";
 import type { Override } from "./variant";
 
 /** The field a new override starts on: the reference's usual pick, when it exists. */
@@ -21,27 +20,30 @@ export function OverridesEditor({
   fields: readonly ContextField[];
   onChange: (next: Override[]) => void;
 }) {
-  const { keys, forget } = useRowKeys(overrides.length);
-  const replace = (index: number, override: Override) =>
-    onChange(overrides.map((old, at) => (at === index ? override : old)));
-
   return (
     <Fieldset variant="unstyled" legend="Overrides">
-      <Stack gap="xs">
-        {overrides.map((override, index) => {
+      <EditableList
+        value={overrides}
+        onChange={onChange}
+        gap="xs"
+        size="xs"
+        newItem={() => ({ contextName: firstField(fields), values: [] })}
+        addLabel="Add override"
+      >
+        {({ item: override, index, change, remove }) => {
           const known = fields.find((field) => field.name === override.contextName);
           const names = fields.map((field) => field.name);
           if (!known) names.unshift(override.contextName);
           const label = `Override ${index + 1}${override.contextName ? `: ${override.contextName}` : ""}`;
           return (
-            <Group key={keys[index]} role="group" aria-label={label} align="flex-start" wrap="nowrap">
+            <Group role="group" aria-label={label} align="flex-start" wrap="nowrap">
               <NativeSelect
                 label="Context field"
                 w={180}
                 data={names.map((name) => ({ value: name, label: name || "Choose a field" }))}
                 value={override.contextName}
                 error={problems[index]}
-                onChange={(event) => replace(index, { ...override, contextName: event.currentTarget.value })}
+                onChange={(event) => change({ ...override, contextName: event.currentTarget.value })}
               />
               <TagsInput
                 label="Values"
@@ -50,35 +52,13 @@ export function OverridesEditor({
                 data={known?.legalValues.map((legal) => legal.value) ?? []}
                 value={override.values}
                 clearable
-                onChange={(values) => replace(index, { ...override, values })}
+                onChange={(values) => change({ ...override, values })}
               />
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                mt={26}
-                aria-label={`Remove override ${index + 1}`}
-                title="Remove override"
-                onClick={() => {
-                  forget(index);
-                  onChange(overrides.filter((_, at) => at !== index));
-                }}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
+              <RemoveRowButton label={`Remove override ${index + 1}`} mt={26} onClick={remove} />
             </Group>
           );
-        })}
-        <Group>
-          <Button
-            variant="subtle"
-            size="xs"
-            leftSection={<IconPlus size={14} />}
-            onClick={() => onChange([...overrides, { contextName: firstField(fields), values: [] }])}
-          >
-            Add override
-          </Button>
-        </Group>
-      </Stack>
+        }}
+      </EditableList>
     </Fieldset>
   );
 }

@@ -1,6 +1,6 @@
-import { ActionIcon, Fieldset, Group, NativeSelect, NumberInput, Stack, TextInput } from "@mantine/core";
-import { IconTrash } from "@tabler/icons-react";
+import { Fieldset, Group, NativeSelect, NumberInput, Stack, TextInput } from "@mantine/core";
 import { useState } from "react";
+import { RemoveRowButton } from "../components/editable-list";
 import type { ContextField } from "./context-fields";
 import { OverridesEditor } from "./overrides-editor";
 import { PayloadEditor } from "./payload-editor";
@@ -115,16 +115,7 @@ export function VariantFieldset({
               value={toPercent(variant.weight)}
             />
           )}
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            mt={26}
-            aria-label={`Remove ${label}`}
-            title="Remove variant"
-            onClick={onRemove}
-          >
-            <IconTrash size={18} />
-          </ActionIcon>
+          <RemoveRowButton label={`Remove ${label}`} mt={26} onClick={onRemove} />
         </Group>
         <PayloadEditor
           payload={variant.payload}

@@ -1,9 +1,8 @@
-import { Alert, Button, Group, NativeSelect, Stack, Text } from "@mantine/core";
-import { IconPlus } from "@tabler/icons-react";
+import { Alert, NativeSelect, Stack, Text } from "@mantine/core";
+import { EditableList } from "../components/editable-list";
 import { describeFailure } from "../components/notify";
 import { stickinessOptions, useContextFields } from "./context-fields";
 import { problemsOf } from "./problems";
-import { useRowKeys } from "./row-keys";
 import type { Variant } from "./variant";
 import { VariantFieldset } from "./variant-fieldset";
 import { fixedTotal, formatPercent, settleWeights, TOTAL_WEIGHT } from "./weights";
@@ -33,7 +32,6 @@ export function VariantsEditor({
 }) {
   const contextFields = useContextFields();
   const fields = contextFields.data ?? [];
-  const { keys, forget } = useRowKeys(value.length);
   const variants = settleWeights(value);
   const problems = problemsOf(variants);
   const stickiness = variants[0]?.stickiness ?? "default";
@@ -60,43 +58,38 @@ export function VariantsEditor({
           onChange={(event) => emit(variants, event.currentTarget.value)}
         />
       )}
-      {variants.length === 0 && (
-        <Text c="dimmed" size="sm">
-          {kind === "flag"
+      <EditableList
+        value={variants}
+        onChange={(next) => emit(next)}
+        newItem={(): Variant => ({ name: "", weight: 0, weightType: "variable", stickiness })}
+        addLabel="Add variant"
+        gap="md"
+        empty={
+          kind === "flag"
             ? "No variants here: SDKs answer this flag with the “disabled” variant."
-            : "No variants: users this strategy matches get the flag's own variants."}
-        </Text>
-      )}
-      {variants.map((variant, index) => (
-        <VariantFieldset
-          key={keys[index]}
-          index={index}
-          variant={variant}
-          problems={problems.variants[index]!}
-          overweight={overweight}
-          withOverrides={kind === "flag"}
-          fields={fields}
-          onChange={(next) => emit(variants.map((old, at) => (at === index ? next : old)))}
-          onRemove={() => {
-            forget(index);
-            emit(variants.filter((_, at) => at !== index));
-          }}
-        />
-      ))}
-      <Group justify="space-between">
-        <Button
-          variant="light"
-          leftSection={<IconPlus size={16} />}
-          onClick={() => emit([...variants, { name: "", weight: 0, weightType: "variable", stickiness }])}
-        >
-          Add variant
-        </Button>
-        {variants.length > 0 && (
-          <Text fw={600} c={total === TOTAL_WEIGHT ? undefined : "red"}>
-            Total: {formatPercent(total)}
-          </Text>
+            : "No variants: users this strategy matches get the flag's own variants."
+        }
+        footer={
+          variants.length > 0 && (
+            <Text fw={600} c={total === TOTAL_WEIGHT ? undefined : "red"}>
+              Total: {formatPercent(total)}
+            </Text>
+          )
+        }
+      >
+        {({ item, index, change, remove }) => (
+          <VariantFieldset
+            index={index}
+            variant={item}
+            problems={problems.variants[index]!}
+            overweight={overweight}
+            withOverrides={kind === "flag"}
+            fields={fields}
+            onChange={change}
+            onRemove={remove}
+          />
         )}
-      </Group>
+      </EditableList>
       {problems.weights && (
         <Alert color="red" title="The weights do not add up">
           {problems.weights}

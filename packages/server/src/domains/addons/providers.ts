@@ -1,5 +1,5 @@
 import type { AddonParameters } from "../../db/schema.js";
-import type { EventType } from "../events/catalogue.js";
+import { CHANGE_REQUEST_EVENT_TYPES, type EventType } from "../events/catalogue.js";
 import type { StoredEvent } from "../events/schemas.js";
 import { describeEvent, markdownBold, slackBold } from "./messages.js";
 import type { OutboundRequest } from "./outbound.js";
@@ -47,24 +47,6 @@ const FLAG_EVENTS: EventType[] = [
   "feature-dependency-added",
   "feature-dependency-removed",
   "feature-dependencies-removed",
-];
-
-const CHANGE_REQUEST_EVENTS: EventType[] = [
-  "change-request-created",
-  "change-request-discarded",
-  "change-added",
-  "change-discarded",
-  "change-edited",
-  "change-request-rejected",
-  "change-request-approved",
-  "change-request-approval-added",
-  "change-request-cancelled",
-  "change-request-sent-to-review",
-  "change-request-schedule-suspended",
-  "change-request-applied",
-  "change-request-scheduled",
-  "change-request-scheduled-application-success",
-  "change-request-scheduled-application-failure",
 ];
 
 const ADMIN_EVENTS: EventType[] = [
@@ -138,7 +120,7 @@ const webhook: Provider = {
       customHeaders,
       bodyTemplate("The request's body; without one, the event as JSON."),
     ],
-    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
+    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES],
     tagTypes: [],
   },
   async requests(event, parameters) {
@@ -250,7 +232,7 @@ const slackApp: Provider = {
         placeholder: "general, releases",
       }),
     ],
-    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS, ...ADMIN_EVENTS],
+    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES, ...ADMIN_EVENTS],
     tagTypes: [SLACK_TAG],
   },
   async requests(event, parameters, context) {
@@ -307,7 +289,7 @@ const teamsProvider = (name: string, displayName: string, urlDescription: string
       }),
       customHeaders,
     ],
-    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
+    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES],
     tagTypes: [],
   },
   async requests(event, parameters) {

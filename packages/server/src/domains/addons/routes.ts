@@ -16,7 +16,7 @@ const tags = ["Addons"];
 /** Addons (integrations) and their delivery logs, under /api/admin/addons. */
 export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = async (app, { addons }) => {
   app.get(
-    "",
+    "/api/admin/addons",
     {
       schema: {
         tags,
@@ -29,7 +29,7 @@ export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = 
   );
 
   app.post(
-    "",
+    "/api/admin/addons",
     {
       schema: { tags, summary: "Create an addon", body: AddonInput, response: { 201: Addon } },
       config: { permission: "CREATE_ADDON" },
@@ -41,7 +41,7 @@ export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = 
   );
 
   app.get(
-    "/:id",
+    "/api/admin/addons/:id",
     {
       schema: { tags, summary: "Get an addon", params: AddonId, response: { 200: Addon } },
       config: { permission: "NONE" },
@@ -50,7 +50,7 @@ export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = 
   );
 
   app.put(
-    "/:id",
+    "/api/admin/addons/:id",
     {
       schema: {
         tags,
@@ -70,7 +70,7 @@ export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = 
   );
 
   app.delete(
-    "/:id",
+    "/api/admin/addons/:id",
     {
       schema: { tags, summary: "Delete an addon", params: AddonId, response: { 200: Type.Null() } },
       config: { permission: "DELETE_ADDON" },
@@ -81,7 +81,7 @@ export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = 
   );
 
   app.post(
-    "/:id/test",
+    "/api/admin/addons/:id/test",
     {
       schema: {
         tags,
@@ -100,7 +100,7 @@ export const addonRoutes: FastifyPluginAsyncTypebox<{ addons: AddonService }> = 
   );
 
   app.get(
-    "/:id/events",
+    "/api/admin/addons/:id/events",
     {
       schema: {
         tags,

@@ -4,7 +4,7 @@ import { hiddenProjects } from "../../access/can.js";
 import type { IntegrationSettings } from "../../config.js";
 import type { Db } from "../../db/connection.js";
 import type { AddonParameters } from "../../db/schema.js";
-import type { AddonEventData, EventType } from "../events/catalogue.js";
+import type { EventType } from "../events/catalogue.js";
 import { EVENT_TYPES } from "../events/catalogue.js";
 import { resource } from "../events/resource.js";
 import type { StoredEvent } from "../events/schemas.js";
@@ -12,6 +12,7 @@ import type { Change, EventService } from "../events/service.js";
 import type { ProjectService } from "../projects/service.js";
 import type { TagTypeService } from "../tag-types/service.js";
 import { AddonDelivery, consumerName } from "./delivery.js";
+import type { AddonEventData } from "./events.js";
 import { Outbound, RefusedDestination } from "./outbound.js";
 import { PROVIDERS, type Provider } from "./providers.js";
 import type {

@@ -94,7 +94,7 @@ export const integrationEventStore = {
     db
       .selectFrom("integration_events")
       .select(COLUMNS)
-      .where("integration_events.id", "=", id)
+      .where("integration_events.id", "=", Number(id))
       .executeTakeFirst(),
 
   /**

@@ -9,6 +9,7 @@ import type { Db } from "../../db/connection.js";
 import { conform } from "../../shared/conform.js";
 import { Dependency } from "../features/dependencies/schemas.js";
 import { type DependencyService, missingParent } from "../features/dependencies/service.js";
+import type { FlagEditingService } from "../features/editing/service.js";
 import type { FlagService } from "../features/flags/service.js";
 import { SortOrder, Strategy, type StrategyView } from "../features/strategies/schemas.js";
 import type { StrategyService } from "../features/strategies/service.js";
@@ -20,7 +21,8 @@ import type { Action } from "./schemas.js";
 
 /** The services a change is checked against and applied through: those a direct change uses. */
 export interface Targets {
-  flags: Pick<FlagService, "find" | "locate" | "setEnabled" | "archive" | "variantsOf">;
+  flags: Pick<FlagService, "find" | "locate" | "variantsOf">;
+  flagEditing: Pick<FlagEditingService, "setEnabled" | "archive">;
   strategies: Pick<StrategyService, "ofFlags" | "add" | "update" | "remove" | "reorder">;
   variants: Pick<VariantService, "set">;
   dependencies: Pick<DependencyService, "add" | "remove" | "parentsOf">;
@@ -201,7 +203,7 @@ export const ACTION_SPECS: Record<Action, Spec> = {
       place,
       payload: { enabled: boolean; shouldActivateDisabledStrategies?: boolean },
     ) =>
-      targets.flags.setEnabled(
+      targets.flagEditing.setEnabled(
         actor,
         flagPlace(place),
         payload.enabled,
@@ -286,7 +288,7 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     schema: Type.Object({}),
     permission: "DELETE_FEATURE",
     key: () => "",
-    apply: (targets, actor, place) => targets.flags.archive(actor, place.project, [place.feature!]),
+    apply: (targets, actor, place) => targets.flagEditing.archive(actor, place.project, [place.feature!]),
   },
   addDependency: {
     schema: Dependency,

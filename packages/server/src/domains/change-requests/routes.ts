@@ -1,5 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
+import type { ChangeRequestConfiguration } from "./configuration.js";
+import type { ChangeRequestDetails } from "./details.js";
+import type { ChangeRequestDrafts } from "./drafts.js";
+import type { ChangeRequestQueries } from "./queries.js";
 import {
   AvailableReviewers,
   ChangeInput,
@@ -18,7 +22,7 @@ import {
   StateBody,
   TitleBody,
 } from "./schemas.js";
-import type { ChangeRequestService } from "./service.js";
+import type { ChangeRequestTransitions } from "./transitions.js";
 
 const tags = ["Change Requests"];
 // Who may do what depends on the request (its author, its state, its environment): the
@@ -26,12 +30,22 @@ const tags = ["Change Requests"];
 const person = { permission: "NONE", person: true } as const;
 const none = { permission: "NONE" } as const;
 
-/** Under `/api/admin/projects/:projectId`: the reference's paths. */
-export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
-  changeRequests: ChangeRequestService;
-}> = async (app, { changeRequests }) => {
+/** The change-request services the routes answer from, each holding one part of the work. */
+export interface ChangeRequests {
+  configuration: ChangeRequestConfiguration;
+  queries: ChangeRequestQueries;
+  drafts: ChangeRequestDrafts;
+  details: ChangeRequestDetails;
+  transitions: ChangeRequestTransitions;
+}
+
+/** A project's change requests, at the reference's paths. */
+export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ changeRequests: ChangeRequests }> = async (
+  app,
+  { changeRequests },
+) => {
   app.get(
-    "/change-requests/config",
+    "/api/admin/projects/:projectId/change-requests/config",
     {
       config: none,
       schema: {
@@ -41,11 +55,11 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Type.Array(EnvironmentConfig) },
       },
     },
-    (request) => changeRequests.config(request.actor, request.params.projectId),
+    (request) => changeRequests.configuration.config(request.actor, request.params.projectId),
   );
 
   app.put(
-    "/environments/:environment/change-requests/config",
+    "/api/admin/projects/:projectId/environments/:environment/change-requests/config",
     {
       config: { permission: "PROJECT_CHANGE_REQUEST_WRITE" },
       schema: {
@@ -58,13 +72,13 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { projectId, environment } = request.params;
-      await changeRequests.configure(request.actor, projectId, environment, request.body);
+      await changeRequests.configuration.configure(request.actor, projectId, environment, request.body);
       return reply.code(204).send(null);
     },
   );
 
   app.post(
-    "/environments/:environment/change-requests",
+    "/api/admin/projects/:projectId/environments/:environment/change-requests",
     {
       config: person,
       schema: {
@@ -78,12 +92,12 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
     (request) => {
       const { projectId, environment } = request.params;
       const changes = Array.isArray(request.body) ? request.body : [request.body];
-      return changeRequests.add(request.actor, projectId, environment, changes);
+      return changeRequests.drafts.add(request.actor, projectId, environment, changes);
     },
   );
 
   app.get(
-    "/change-requests",
+    "/api/admin/projects/:projectId/change-requests",
     {
       config: none,
       schema: {
@@ -93,11 +107,11 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Type.Array(ChangeRequest) },
       },
     },
-    (request) => changeRequests.list(request.actor, request.params.projectId),
+    (request) => changeRequests.queries.list(request.actor, request.params.projectId),
   );
 
   app.get(
-    "/change-requests/available-reviewers/:environment",
+    "/api/admin/projects/:projectId/change-requests/available-reviewers/:environment",
     {
       config: none,
       schema: {
@@ -108,11 +122,15 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     (request) =>
-      changeRequests.availableReviewers(request.actor, request.params.projectId, request.params.environment),
+      changeRequests.queries.availableReviewers(
+        request.actor,
+        request.params.projectId,
+        request.params.environment,
+      ),
   );
 
   app.get(
-    "/change-requests/pending",
+    "/api/admin/projects/:projectId/change-requests/pending",
     {
       config: none,
       schema: {
@@ -122,11 +140,11 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Type.Array(ChangeRequest) },
       },
     },
-    (request) => changeRequests.pending(request.actor, request.params.projectId),
+    (request) => changeRequests.queries.pending(request.actor, request.params.projectId),
   );
 
   app.get(
-    "/change-requests/:id",
+    "/api/admin/projects/:projectId/change-requests/:id",
     {
       config: none,
       schema: {
@@ -136,23 +154,23 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: ChangeRequest },
       },
     },
-    (request) => changeRequests.get(request.actor, request.params.projectId, request.params.id),
+    (request) => changeRequests.queries.get(request.actor, request.params.projectId, request.params.id),
   );
 
   app.delete(
-    "/change-requests/:id",
+    "/api/admin/projects/:projectId/change-requests/:id",
     {
       config: person,
       schema: { tags, summary: "Discards a draft", params: RequestParams, response: { 204: Type.Null() } },
     },
     async (request, reply) => {
-      await changeRequests.discard(request.actor, request.params.projectId, request.params.id);
+      await changeRequests.drafts.discard(request.actor, request.params.projectId, request.params.id);
       return reply.code(204).send(null);
     },
   );
 
   app.put(
-    "/change-requests/:id/state",
+    "/api/admin/projects/:projectId/change-requests/:id/state",
     {
       config: person,
       schema: {
@@ -164,11 +182,16 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     (request) =>
-      changeRequests.setState(request.actor, request.params.projectId, request.params.id, request.body),
+      changeRequests.transitions.setState(
+        request.actor,
+        request.params.projectId,
+        request.params.id,
+        request.body,
+      ),
   );
 
   app.put(
-    "/change-requests/:id/title",
+    "/api/admin/projects/:projectId/change-requests/:id/title",
     {
       config: person,
       schema: {
@@ -181,13 +204,13 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { projectId, id } = request.params;
-      await changeRequests.setTitle(request.actor, projectId, id, request.body.title);
+      await changeRequests.details.setTitle(request.actor, projectId, id, request.body.title);
       return reply.code(204).send(null);
     },
   );
 
   app.put(
-    "/change-requests/:id/approvers",
+    "/api/admin/projects/:projectId/change-requests/:id/approvers",
     {
       config: person,
       schema: {
@@ -200,13 +223,13 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { projectId, id } = request.params;
-      await changeRequests.setReviewers(request.actor, projectId, id, request.body.reviewers);
+      await changeRequests.details.setReviewers(request.actor, projectId, id, request.body.reviewers);
       return reply.code(204).send(null);
     },
   );
 
   app.post(
-    "/change-requests/:id/comments",
+    "/api/admin/projects/:projectId/change-requests/:id/comments",
     {
       config: person,
       schema: {
@@ -219,13 +242,13 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { projectId, id } = request.params;
-      await changeRequests.comment(request.actor, projectId, id, request.body.text);
+      await changeRequests.details.comment(request.actor, projectId, id, request.body.text);
       return reply.code(201).send(null);
     },
   );
 
   app.put(
-    "/change-requests/:id/changes/:changeId",
+    "/api/admin/projects/:projectId/change-requests/:id/changes/:changeId",
     {
       config: person,
       schema: {
@@ -238,13 +261,13 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { projectId, id, changeId } = request.params;
-      await changeRequests.editChange(request.actor, projectId, id, changeId, request.body);
+      await changeRequests.drafts.editChange(request.actor, projectId, id, changeId, request.body);
       return reply.code(204).send(null);
     },
   );
 
   app.delete(
-    "/change-requests/:id/changes/:changeId",
+    "/api/admin/projects/:projectId/change-requests/:id/changes/:changeId",
     {
       config: person,
       schema: {
@@ -256,7 +279,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { projectId, id, changeId } = request.params;
-      await changeRequests.discardChange(request.actor, projectId, id, changeId);
+      await changeRequests.drafts.discardChange(request.actor, projectId, id, changeId);
       return reply.code(204).send(null);
     },
   );
@@ -264,10 +287,10 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
 
 /** `/api/admin/search/change-requests`: requests across the projects the caller sees. */
 export const changeRequestSearchRoutes: FastifyPluginAsyncTypebox<{
-  changeRequests: ChangeRequestService;
+  changeRequests: Pick<ChangeRequests, "queries">;
 }> = async (app, { changeRequests }) => {
   app.get(
-    "",
+    "/api/admin/search/change-requests",
     {
       config: none,
       schema: {
@@ -278,6 +301,6 @@ export const changeRequestSearchRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: SearchResult },
       },
     },
-    (request) => changeRequests.search(request.actor, request.query),
+    (request) => changeRequests.queries.search(request.actor, request.query),
   );
 };

@@ -1,6 +1,6 @@
 import type { EventType } from "../events/catalogue.js";
 import type { Outbox, OutboxLog } from "../events/outbox.js";
-import type { ChangeRequestService } from "./service.js";
+import type { ChangeRequestSchedules } from "./schedules.js";
 
 /** How often the schedules are looked at besides on commits and when one falls due. */
 const POLL_MS = 5_000;
@@ -24,7 +24,7 @@ const UNSETTLING: ReadonlySet<EventType> = new Set<EventType>([
 /**
  * Applies scheduled change requests when they fall due, and suspends those that no longer
  * fit. Every instance keeps a timer for the soonest schedule; the row lock each application
- * takes (see ChangeRequestService.applyDue) decides which instance applies it. Nothing is
+ * takes (see ChangeRequestSchedules.applyDue) decides which instance applies it. Nothing is
  * kept in memory that a restart would lose: the schedules are rows, and an instance that
  * starts after one fell due applies it at once. Suspensions follow the event log through
  * the outbox, so an archived flag suspends its schedules on one instance, once.
@@ -36,7 +36,7 @@ export class ChangeRequestScheduler {
   private again = false;
 
   constructor(
-    private readonly changeRequests: Pick<ChangeRequestService, "nextDue" | "applyDue" | "suspendStale">,
+    private readonly schedules: Pick<ChangeRequestSchedules, "nextDue" | "applyDue" | "suspendStale">,
     private readonly outbox: Pick<Outbox, "register">,
     commits: { onRevision(listener: () => void): void },
   ) {
@@ -50,7 +50,7 @@ export class ChangeRequestScheduler {
       name: "change-request-schedules",
       handle: async (events) => {
         if (events.some((event) => UNSETTLING.has(event.type as EventType)))
-          await this.changeRequests.suspendStale();
+          await this.schedules.suspendStale();
       },
     });
     this.wake();
@@ -82,8 +82,8 @@ export class ChangeRequestScheduler {
     clearTimeout(this.timer);
     let next: Date | undefined;
     try {
-      while (this.log && (await this.changeRequests.applyDue())) {}
-      next = await this.changeRequests.nextDue();
+      while (this.log && (await this.schedules.applyDue())) {}
+      next = await this.schedules.nextDue();
     } catch (error) {
       this.log?.error({ err: error }, "change requests: applying a schedule failed");
     }

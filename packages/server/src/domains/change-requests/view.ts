@@ -1,16 +1,9 @@
 import type { Db } from "../../db/connection.js";
 import type { PersonView } from "../users/schemas.js";
 import { ACTION_SPECS, type Targets } from "./actions.js";
+import type { Conflicts } from "./conflicts.js";
 import type { Action, ChangeRequestView, ChangeView, SearchResultView, State } from "./schemas.js";
 import type { ChangeRow, CommentRow, RequestRow, ReviewRow, ScheduleRow } from "./store.js";
-
-/** What no longer fits: per flag (archived, deleted, moved) and per change (its target changed). */
-export interface Conflicts {
-  features: Map<string, string>;
-  changes: Map<number, string>;
-  readonly count: number;
-  summary(): string;
-}
 
 type People = ReadonlyMap<number, PersonView>;
 

@@ -54,7 +54,7 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox<{ features: ClientFeatur
   { features },
 ) => {
   app.get(
-    "/features",
+    "/api/client/features",
     {
       config,
       schema: {
@@ -86,7 +86,7 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox<{ features: ClientFeatur
   );
 
   app.get(
-    "/features/:featureName",
+    "/api/client/features/:featureName",
     {
       config,
       schema: {
@@ -107,7 +107,7 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox<{ features: ClientFeatur
   );
 
   app.get(
-    "/delta",
+    "/api/client/delta",
     {
       config,
       schema: {

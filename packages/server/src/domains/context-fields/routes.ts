@@ -19,7 +19,7 @@ export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFiel
   { fields },
 ) => {
   app.get(
-    "",
+    "/api/admin/context",
     {
       schema: { tags, summary: "List the context fields", response: { 200: Type.Array(ContextField) } },
       config: { permission: "NONE" },
@@ -28,7 +28,7 @@ export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFiel
   );
 
   app.get(
-    "/:name",
+    "/api/admin/context/:name",
     {
       schema: {
         tags,
@@ -42,7 +42,7 @@ export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFiel
   );
 
   app.post(
-    "",
+    "/api/admin/context",
     {
       schema: {
         tags,
@@ -59,7 +59,7 @@ export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFiel
   );
 
   app.put(
-    "/:name",
+    "/api/admin/context/:name",
     {
       schema: {
         tags,
@@ -76,7 +76,7 @@ export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFiel
   );
 
   app.delete(
-    "/:name",
+    "/api/admin/context/:name",
     {
       schema: {
         tags,
@@ -92,7 +92,7 @@ export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFiel
   );
 
   app.post(
-    "/validate",
+    "/api/admin/context/validate",
     {
       schema: {
         tags,
@@ -110,7 +110,7 @@ export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFiel
   for (const method of ["POST", "PUT"] as const) {
     app.route({
       method,
-      url: "/:name/legal-values",
+      url: "/api/admin/context/:name/legal-values",
       schema: {
         tags,
         summary: "Add a legal value, or replace the one with the same value",
@@ -126,7 +126,7 @@ export const contextFieldRoutes: FastifyPluginAsyncTypebox<{ fields: ContextFiel
   }
 
   app.delete(
-    "/:name/legal-values/:value",
+    "/api/admin/context/:name/legal-values/:value",
     {
       schema: {
         tags,

@@ -5,6 +5,7 @@ import type { Db } from "../../db/connection.js";
 import type { ContextFieldTable } from "../../db/schema.js";
 import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
+import type {} from "./events.js";
 import type { ContextFieldChanges, ContextFieldView, LegalValue, NewContextField } from "./schemas.js";
 import { type ContextFieldRow, contextFieldStore } from "./store.js";
 

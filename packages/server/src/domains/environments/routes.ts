@@ -18,7 +18,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<{ environments: Enviro
   { environments },
 ) => {
   app.get(
-    "",
+    "/api/admin/environments",
     {
       schema: { tags, summary: "List the environments", response: { 200: EnvironmentList } },
       config: { permission: "NONE" },
@@ -27,7 +27,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<{ environments: Enviro
   );
 
   app.get(
-    "/:name",
+    "/api/admin/environments/:name",
     {
       schema: {
         tags,
@@ -41,7 +41,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<{ environments: Enviro
   );
 
   app.post(
-    "",
+    "/api/admin/environments",
     {
       schema: {
         tags,
@@ -58,7 +58,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<{ environments: Enviro
   );
 
   app.put(
-    "/update/:name",
+    "/api/admin/environments/update/:name",
     {
       schema: {
         tags,
@@ -73,7 +73,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<{ environments: Enviro
   );
 
   app.put(
-    "/sort-order",
+    "/api/admin/environments/sort-order",
     {
       schema: {
         tags,
@@ -89,15 +89,15 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<{ environments: Enviro
   );
 
   for (const [path, enabled] of [
-    ["on", true],
-    ["off", false],
+    ["/api/admin/environments/:name/on", true],
+    ["/api/admin/environments/:name/off", false],
   ] as const) {
     app.post(
-      `/:name/${path}`,
+      path,
       {
         schema: {
           tags,
-          summary: `Switch an environment ${path}`,
+          summary: `Switch an environment ${enabled ? "on" : "off"}`,
           params: EnvironmentName,
           response: { 204: Type.Null() },
         },
@@ -111,7 +111,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<{ environments: Enviro
   }
 
   app.delete(
-    "/:name",
+    "/api/admin/environments/:name",
     {
       schema: {
         tags,

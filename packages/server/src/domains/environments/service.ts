@@ -3,6 +3,7 @@ import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
+import type {} from "./events.js";
 import type { EnvironmentUpdate, EnvironmentView, NewEnvironment, SortOrder } from "./schemas.js";
 import { type EnvironmentRow, environmentStore } from "./store.js";
 

@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { EventListQuery, EventPage, EventSearch } from "./schemas.js";
 import type { EventService } from "./service.js";
 
-/** The event log's routes, under /api/admin/events. */
+/** The event log's routes. */
 export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = async (app, { events }) => {
   // Endpoint 16, newest first. `offset` is the event id to start listing from, as the spec
   // says (the reference skipped that many rows instead).
   app.post(
-    "/search",
+    "/api/admin/events/search",
     {
       schema: {
         tags: ["Events"],
@@ -25,9 +25,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
     },
   );
 
-  // "": the list answers at the prefix itself, and not with a trailing slash.
   app.get(
-    "",
+    "/api/admin/events",
     {
       schema: {
         tags: ["Events"],

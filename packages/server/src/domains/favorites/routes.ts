@@ -21,7 +21,7 @@ export const favoriteRoutes: FastifyPluginAsyncTypebox<{ favorites: FavoriteServ
   ] as const) {
     const verb = favorite ? "Marks" : "Unmarks";
     app[method](
-      "/features/:featureName/favorites",
+      "/api/admin/projects/:projectId/features/:featureName/favorites",
       {
         schema: {
           tags,
@@ -38,7 +38,7 @@ export const favoriteRoutes: FastifyPluginAsyncTypebox<{ favorites: FavoriteServ
     );
 
     app[method](
-      "/favorites",
+      "/api/admin/projects/:projectId/favorites",
       {
         schema: {
           tags,

@@ -4,6 +4,7 @@ import type { Db } from "../../db/connection.js";
 import type { EventService } from "../events/service.js";
 import type { FlagService } from "../features/flags/service.js";
 import type { ProjectService } from "../projects/service.js";
+import type {} from "./events.js";
 import { type FavoriteKind, favoriteStore } from "./store.js";
 
 /** The person marking favourites; API tokens belong to no one. */

@@ -23,14 +23,21 @@ const tags = ["Frontend"];
 const config = { auth: "frontend" as const };
 
 /**
- * What browser SDKs call with a frontend token, under `/api/frontend`. CORS belongs to the
- * browser-facing API only: registered inside this plugin, its catch-all preflight route
- * answers for `/api/frontend…` and nothing else.
+ * What browser SDKs call with a frontend token. CORS belongs to the browser-facing API only:
+ * registered inside this plugin, its hooks see this plugin's routes and no others.
  */
 export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = async (
   app,
   { frontend, origins, within },
 ) => {
+  // @fastify/cors declares its preflight route as `*`, meant to sit under a prefix this plugin
+  // has none of: left so, it would answer OPTIONS on every URL of the service.
+  app.addHook("onRoute", (route) => {
+    if (route.method === "OPTIONS" && route.url === "*") {
+      route.url = "/api/frontend*";
+      route.path = route.url;
+    }
+  });
   await app.register(cors, {
     origin: origins.includes("*") ? "*" : origins,
     methods: ["GET", "POST"],
@@ -39,7 +46,7 @@ export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = 
   });
 
   app.get(
-    "",
+    "/api/frontend",
     {
       config,
       schema: {
@@ -57,7 +64,7 @@ export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = 
   );
 
   app.post(
-    "",
+    "/api/frontend",
     {
       config,
       schema: {
@@ -76,7 +83,7 @@ export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = 
 
   if (within) await app.register(within);
 
-  for (const path of ["/client/features", "/health"]) {
+  for (const path of ["/api/frontend/client/features", "/api/frontend/health"]) {
     app.get(
       path,
       {

@@ -8,15 +8,15 @@ const tags = ["Import/Export"];
 const none = { permission: "NONE" } as const;
 
 /**
- * Under `/api/admin/features-batch`. Bodies are held to the service's limit, as the spec has
- * it (100 kB unless BODY_LIMIT raises it); `signalbox import` sends a larger file in parts.
+ * Bodies are held to the service's limit, as the spec has it (100 kB unless BODY_LIMIT
+ * raises it); `signalbox import` sends a larger file in parts.
  */
 export const importExportRoutes: FastifyPluginAsyncTypebox<{ importExport: ImportExportService }> = async (
   app,
   { importExport },
 ) => {
   app.post(
-    "/export",
+    "/api/admin/features-batch/export",
     {
       config: none,
       schema: {
@@ -40,7 +40,7 @@ export const importExportRoutes: FastifyPluginAsyncTypebox<{ importExport: Impor
   );
 
   app.post(
-    "/validate",
+    "/api/admin/features-batch/validate",
     {
       config: none,
       schema: {
@@ -55,7 +55,7 @@ export const importExportRoutes: FastifyPluginAsyncTypebox<{ importExport: Impor
   );
 
   app.post(
-    "/import",
+    "/api/admin/features-batch/import",
     {
       config: none,
       schema: {

@@ -1,6 +1,5 @@
 import { type Static, Type } from "typebox";
-import { Nullable } from "../../shared/schemas.js";
-import { StoredConstraint } from "../features/strategies/schemas.js";
+import { Nullable, StoredConstraint } from "../../shared/schemas.js";
 import { StoredVariant } from "../features/variants/schemas.js";
 
 // The reference's export file (`exportResultSchema`), which is also the `data` of an import.

@@ -1,34 +1,47 @@
-import { ApiError, noAccess, notFound, validationError } from "@signalbox/protocol";
-import type { Static, TSchema } from "typebox";
-import { Value } from "typebox/value";
+import { noAccess, notFound, validationError } from "@signalbox/protocol";
 import type { Actor } from "../../access/actor.js";
-import { can, canSee } from "../../access/can.js";
+import { canSee } from "../../access/can.js";
 import type { Permission } from "../../access/permissions.js";
 import type { Db } from "../../db/connection.js";
-import { conform } from "../../shared/conform.js";
-import { checkConstraints } from "../../shared/schemas.js";
-import { refuseUnreviewed } from "../change-requests/gate.js";
+import { refuseUnreviewed } from "../change-gate/gate.js";
+import { gatedEnvironments } from "../change-gate/settings.js";
+import type { ChangeRequestDrafts } from "../change-requests/drafts.js";
 import type { ChangeInput } from "../change-requests/schemas.js";
-import type { ChangeRequestService } from "../change-requests/service.js";
 import { NewContextField } from "../context-fields/schemas.js";
 import type { ContextFieldService } from "../context-fields/service.js";
 import type { EnvironmentService } from "../environments/service.js";
 import type { EventService } from "../events/service.js";
 import type { DependencyService } from "../features/dependencies/service.js";
-import { CreateFeature, type FeatureView, UpdateFeature } from "../features/flags/schemas.js";
+import { CreateFeature } from "../features/editing/schemas.js";
+import type { FlagEditingService } from "../features/editing/service.js";
+import { UpdateFeature } from "../features/flags/schemas.js";
 import type { FlagRef, FlagService } from "../features/flags/service.js";
-import { Strategy, type StrategyInput } from "../features/strategies/schemas.js";
+import { Strategy } from "../features/strategies/schemas.js";
 import type { StrategyService } from "../features/strategies/service.js";
 import { Tag } from "../features/tags/schemas.js";
 import type { FeatureTagService } from "../features/tags/service.js";
 import { Variants } from "../features/variants/schemas.js";
 import type { VariantService } from "../features/variants/service.js";
-import { checkFlagName } from "../projects/naming.js";
+import type { FeatureView } from "../features/view/schemas.js";
+import type { FlagViewService } from "../features/view/service.js";
 import type { ActiveProject, ProjectService } from "../projects/service.js";
 import type { SegmentService } from "../segments/service.js";
 import type { StrategyDefinitionService } from "../strategy-definitions/service.js";
 import { NewTagType } from "../tag-types/schemas.js";
 import type { TagTypeService } from "../tag-types/service.js";
+import { missingPermissions, type Problem, REFUSALS, reviewsOf, type Scene, WARNINGS } from "./checks.js";
+import {
+  type Cleaned,
+  clean,
+  contextFieldInput,
+  featureInput,
+  stale,
+  strategyInput,
+  tagTypeInput,
+  unique,
+  writable,
+} from "./entries.js";
+import type {} from "./events.js";
 import type {
   ExportQuery,
   ExportResult,
@@ -39,10 +52,9 @@ import type {
 } from "./schemas.js";
 
 export interface ImportExportLinks {
-  flags: Pick<
-    FlagService,
-    "activeViews" | "find" | "inProject" | "search" | "create" | "update" | "setStale" | "setEnabled"
-  >;
+  flags: Pick<FlagService, "find" | "inProject" | "setStale">;
+  flagViews: Pick<FlagViewService, "activeViews" | "search">;
+  flagEditing: Pick<FlagEditingService, "create" | "update" | "setEnabled">;
   strategies: Pick<StrategyService, "ofFlags" | "add" | "remove">;
   variants: Pick<VariantService, "set">;
   featureTags: Pick<FeatureTagService, "ofFlags" | "add" | "remove">;
@@ -53,28 +65,7 @@ export interface ImportExportLinks {
   definitions: Pick<StrategyDefinitionService, "list">;
   projects: Pick<ProjectService, "requireActive" | "environmentsOf">;
   environments: Pick<EnvironmentService, "list">;
-  changeRequests: Pick<ChangeRequestService, "gatedEnvironments" | "addWithin">;
-}
-
-/** An error of the validation, and how an import refuses for it (the reference's words). */
-interface Problem extends Finding {
-  refusal: string;
-  /**
-   * Review required where the import writes and cannot draft: an import leaves the refusal
-   * to the writes, which answer 403 as the direct change would.
-   */
-  review?: true;
-}
-
-/** The file as it will be written: archived flags dropped, every entry named by its flag. */
-interface Cleaned {
-  features: ImportData["features"];
-  strategies: (ImportData["featureStrategies"][number] & { featureName: string })[];
-  environments: { featureName: string; enabled: boolean; variants: unknown[] }[];
-  tags: { featureName: string; type: string; value: string }[];
-  tagTypes: ImportData["tagTypes"];
-  contextFields: NonNullable<ImportData["contextFields"]>;
-  dependencies: NonNullable<ImportData["dependencies"]>;
+  changeRequests: Pick<ChangeRequestDrafts, "addWithin">;
 }
 
 /** What looking at an import finds, before anything is written. */
@@ -92,21 +83,6 @@ interface Examination {
   missing: Permission[];
   /** The target environment requires review of this person: its changes go to their draft. */
   draft: boolean;
-}
-
-/** An entry of the file made to meet the schema of its write: keys the write does not know are dropped. */
-const writable = <S extends TSchema>(schema: S, value: unknown, message: string): Static<S> =>
-  conform(schema, Value.Clean(schema, structuredClone(value)), message);
-
-const unique = <T>(items: Iterable<T>): T[] => [...new Set(items)];
-
-/** The message of a refusal, for a finding that lists what was refused. */
-function messageOf(error: unknown): string {
-  if (error instanceof ApiError) {
-    const details = (error.details ?? []).map((detail) => detail.message).join("; ");
-    return details ? `${error.message} ${details}` : error.message;
-  }
-  throw error;
 }
 
 /**
@@ -128,7 +104,7 @@ export class ImportExportService {
     if (!environments.includes(query.environment)) {
       throw notFound(`Could not find environment ${query.environment}`);
     }
-    const views = await this.links.flags.activeViews(actor, unique(await this.selected(actor, query)));
+    const views = await this.links.flagViews.activeViews(actor, unique(await this.selected(actor, query)));
     const result = await this.exported(actor, views, query.environment);
     await this.events.change(actor, async (change) => {
       change.record({
@@ -201,7 +177,7 @@ export class ImportExportService {
     }
     const all = [];
     for (let offset = 0; ; offset += 100) {
-      const page = await this.links.flags.search(actor, {
+      const page = await this.links.flagViews.search(actor, {
         sortBy: "name",
         offset: String(offset),
         limit: "100",
@@ -311,78 +287,7 @@ export class ImportExportService {
     const cleaned = clean(data, new Set(archived));
     const listed = new Set(cleaned.features.map((feature) => feature.name));
     const existing = new Set([...listed].filter((name) => known.get(name)?.project === projectId));
-    const errors: Problem[] = [];
-    const problem = (message: string, affectedItems: string[], refusal = message, review?: true) => {
-      if (affectedItems.length > 0)
-        errors.push({ message, affectedItems, refusal, ...(review ? { review } : {}) });
-    };
-
-    const definitions = await links.definitions.list(actor);
-    const defined = new Set(definitions.map((definition) => definition.name));
-    const strategyNames = unique(cleaned.strategies.map((strategy) => strategy.name));
-    const undefinedStrategies = strategyNames.filter((name) => !defined.has(name));
-    problem(
-      "We detected the following custom strategy that needs to be created first:",
-      undefinedStrategies,
-      "Some of the strategies you are trying to import are not supported.",
-    );
-
     const fields = new Map((await links.contextFields.list(actor)).map((field) => [field.name, field]));
-    problem(
-      "We detected the following context fields that do not have matching legal values with the imported ones:",
-      cleaned.contextFields
-        .filter((field) => {
-          const local = fields.get(field.name);
-          return (
-            local !== undefined &&
-            !(field.legalValues ?? []).every((legal) =>
-              local.legalValues.some((l) => l.value === legal.value),
-            )
-          );
-        })
-        .map((field) => field.name),
-      "Some of the context fields you are trying to import are not supported.",
-    );
-
-    const elsewhere = [...listed].flatMap((name) => {
-      const flag = known.get(name);
-      if (!flag || flag.project === projectId) return [];
-      // Flag names are one namespace, but a private project's id is not the caller's to learn.
-      return [canSee(actor, flag.project) ? `${name} (in project ${flag.project})` : name];
-    });
-    problem(
-      `You cannot import a features that already exist in other projects. You already have the following features defined outside of project ${projectId}:`,
-      elsewhere,
-      `These features exist already in other projects: ${elsewhere.join(", ")}`,
-    );
-
-    const seen = new Set<string>();
-    problem(
-      "We detected the following features are duplicate in your import data:",
-      unique(cleaned.features.map((f) => f.name).filter((name) => seen.has(name) || !seen.add(name))),
-    );
-
-    const naming = project.featureNaming;
-    if (naming.pattern) {
-      const hints = [
-        naming.example ? ` For example: "${naming.example}".` : "",
-        naming.description ? ` The pattern is described as follows: "${naming.description}"` : "",
-      ].join("");
-      problem(
-        `Features imported into this project must match the project's feature naming pattern: "${naming.pattern}".${hints} The following features do not match the pattern:`,
-        [...listed].filter((name) => !followsNaming(project, name)).sort(),
-      );
-    }
-
-    const created = [...listed].filter((name) => !existing.has(name));
-    if (project.featureLimit !== null) {
-      const active = (await links.flags.inProject(db, projectId)).filter((flag) => !flag.archived).length;
-      if (active + created.length > project.featureLimit) {
-        const message = `We detected you want to create ${created.length} new features to a project that already has ${active} existing features, exceeding the maximum limit of ${project.featureLimit}.`;
-        errors.push({ message, affectedItems: [], refusal: message });
-      }
-    }
-
     const segments = (await links.segments.list(actor)).filter(
       (segment) => segment.project === null || segment.project === projectId,
     );
@@ -393,93 +298,32 @@ export class ImportExportService {
       if (local) segmentIds.set(segment.id, local.id);
       else missingSegments.push(segment.name);
     }
-    problem(
-      "We detected the following segments that need to be created first:",
-      unique(missingSegments),
-      `Unsupported segments: ${unique(missingSegments).join(", ")}`,
-    );
-    const fileSegments = new Set((data.segments ?? []).map((segment) => segment.id));
-    problem(
-      "We detected strategies that use segments the file does not list (by id):",
-      unique(cleaned.strategies.flatMap((s) => (s.segments ?? []).filter((id) => !fileSegments.has(id)))).map(
-        String,
-      ),
-    );
-
-    const parents = unique(cleaned.dependencies.flatMap((entry) => entry.dependencies.map((d) => d.feature)));
-    const missingParents = [];
-    for (const parent of parents.filter((name) => !listed.has(name))) {
-      const flag = known.get(parent) ?? (await links.flags.find(db, parent));
-      // A parent shares its child's project: one elsewhere is as missing as one nowhere.
-      if (!flag || flag.archived || flag.project !== projectId) missingParents.push(parent);
+    const scene: Scene = {
+      actor,
+      body,
+      project,
+      cleaned,
+      known,
+      listed,
+      existing,
+      created: [...listed].filter((name) => !existing.has(name)),
+      archived,
+      definitions: await links.definitions.list(actor),
+      contextFields: fields,
+      missingSegments,
+      ...reviewsOf(actor, body, cleaned, await gatedEnvironments(db, projectId)),
+      flag: (name) => links.flags.find(db, name),
+      activeFlagCount: async () =>
+        (await links.flags.inProject(db, projectId)).filter((flag) => !flag.archived).length,
+    };
+    const errors: Problem[] = [];
+    for (const refusal of REFUSALS) {
+      const problem = await refusal(scene);
+      if (problem) errors.push(problem);
     }
-    problem(
-      "We detected the following dependencies that need to be created first:",
-      missingParents,
-      `The following dependent features are missing: ${missingParents.join(", ")}`,
+    const warnings = WARNINGS.map((warning) => warning(scene)).filter(
+      (found) => found.affectedItems.length > 0,
     );
-
-    problem(
-      "We detected strategies, environment settings, tags or dependencies of flags the file does not list among its features:",
-      unique(
-        [
-          ...cleaned.strategies.map((s) => s.featureName),
-          ...cleaned.environments.map((e) => e.featureName),
-          ...cleaned.tags.map((t) => t.featureName),
-          ...cleaned.dependencies.map((d) => d.feature),
-        ].filter((name) => !listed.has(name)),
-      ),
-    );
-    problem("We detected entries that this service would refuse to write:", invalidEntries(cleaned));
-
-    const gated = await links.changeRequests.gatedEnvironments(db, projectId);
-    const reviewed = gated.filter(
-      (env) =>
-        (env === environment || cleaned.dependencies.length > 0) &&
-        !can(actor, "SKIP_CHANGE_REQUEST", { project: projectId, environment: env }),
-    );
-    // The environment's changes (and the dependencies, which concern every environment) go to
-    // the person's draft there, as the reference does; review required only elsewhere cannot
-    // be drafted in this environment, so it stays a refusal.
-    const draft = reviewed.includes(environment) && actor.kind === "user";
-    problem(
-      "The following environments of the project require change requests, which an import cannot skip:",
-      draft ? [] : reviewed,
-      "",
-      true,
-    );
-
-    const customStrategies = new Set(definitions.filter((d) => d.editable).map((d) => d.name));
-    const warnings: Finding[] = [
-      {
-        message:
-          "The following strategy types will be used in import. Please make sure the strategy type parameters are configured as in source environment:",
-        affectedItems: strategyNames.filter((name) => customStrategies.has(name)),
-      },
-      {
-        message:
-          "The following features will not be imported as they are currently archived. To import them, please unarchive them first:",
-        affectedItems: archived,
-      },
-      {
-        message: "The following features already exist in this project and will be overwritten:",
-        affectedItems: [...existing],
-      },
-      {
-        message:
-          "The following features have links, which this service does not keep; they will not be imported:",
-        affectedItems: unique(
-          (data.links ?? [])
-            .filter((entry) => entry.links.length > 0 && listed.has(entry.feature))
-            .map((e) => e.feature),
-        ),
-      },
-      {
-        message:
-          "This environment requires change requests: the import's changes to it will be added to your change request draft, and take effect once reviewed and applied:",
-        affectedItems: draft ? [environment] : [],
-      },
-    ].filter((warning) => warning.affectedItems.length > 0);
 
     const newTagTypes = [];
     const tagTypes = new Set((await links.tagTypes.list(actor)).map((type) => type.name));
@@ -493,24 +337,11 @@ export class ImportExportService {
     const removed = (await links.strategies.ofFlags(db, [...existing])).filter(
       (entry) => entry.environment === environment,
     );
-    const wanted: Permission[] = [
-      "UPDATE_FEATURE",
-      ...(newTagTypes.length > 0 ? (["CREATE_TAG_TYPE"] as const) : []),
-      ...(newContextFields.length > 0 ? (["CREATE_CONTEXT_FIELD"] as const) : []),
-      ...(removed.length > 0 ? (["DELETE_FEATURE_STRATEGY"] as const) : []),
-      ...(cleaned.strategies.length > 0 ? (["CREATE_FEATURE_STRATEGY"] as const) : []),
-      ...(cleaned.environments.some((env) => env.variants.length > 0)
-        ? (["UPDATE_FEATURE_ENVIRONMENT_VARIANTS"] as const)
-        : []),
-      ...(created.length > 0 ? (["CREATE_FEATURE"] as const) : []),
-      // Ours: what the direct routes for these changes ask, which the reference's list leaves out.
-      ...(cleaned.environments.length > 0 ? (["UPDATE_FEATURE_ENVIRONMENT"] as const) : []),
-      ...(cleaned.dependencies.length > 0 ? (["UPDATE_FEATURE_DEPENDENCY"] as const) : []),
-    ];
-    const missing = wanted.filter(
-      (permission) => !can(actor, permission, { project: projectId, environment }),
-    );
-
+    const missing = missingPermissions(scene, {
+      newTagTypes: newTagTypes.length,
+      newContextFields: newContextFields.length,
+      removedStrategies: removed.length,
+    });
     return {
       project,
       cleaned,
@@ -521,7 +352,7 @@ export class ImportExportService {
       errors,
       warnings,
       missing,
-      draft,
+      draft: scene.draft,
     };
   }
 
@@ -547,9 +378,9 @@ export class ImportExportService {
       if (existing.has(feature.name)) {
         const { name: _name, ...changes } = input;
         const update = writable(UpdateFeature, { ...changes, ...stale(feature) }, "The flag is not valid.");
-        await links.flags.update(actor, project, feature.name, update);
+        await links.flagEditing.update(actor, project, feature.name, update);
       } else {
-        await links.flags.create(actor, project, input);
+        await links.flagEditing.create(actor, project, input);
         if (feature.stale) await links.flags.setStale(actor, project, [feature.name], true);
       }
     }
@@ -613,7 +444,7 @@ export class ImportExportService {
           action: "updateEnabled",
           payload: { enabled: env.enabled },
         });
-      else await links.flags.setEnabled(actor, place(env.featureName), env.enabled, false);
+      else await links.flagEditing.setEnabled(actor, place(env.featureName), env.enabled, false);
     }
     for (const entry of cleaned.dependencies) {
       for (const parent of entry.dependencies) {
@@ -623,139 +454,3 @@ export class ImportExportService {
     }
   }
 }
-
-/** Drops what the reference drops before it checks anything: flags archived here, with their entries. */
-function clean(data: ImportData, archived: Set<string>): Cleaned {
-  const kept = (name: string | undefined): name is string => name !== undefined && !archived.has(name);
-  const tags = (data.featureTags ?? []).flatMap((tag) => {
-    const type = tag.tagType ?? tag.type;
-    const value = tag.tagValue ?? tag.value;
-    // As the reference: a tag without a type is skipped.
-    return kept(tag.featureName) && type && value !== undefined
-      ? [{ featureName: tag.featureName, type, value }]
-      : [];
-  });
-  const usedTypes = new Set(tags.map((tag) => tag.type));
-  return {
-    features: data.features.filter((feature) => !archived.has(feature.name)),
-    strategies: data.featureStrategies.flatMap((strategy) =>
-      kept(strategy.featureName) ? [{ ...strategy, featureName: strategy.featureName }] : [],
-    ),
-    environments: (data.featureEnvironments ?? []).flatMap((env) => {
-      const featureName = env.featureName ?? env.name;
-      return kept(featureName) ? [{ featureName, enabled: env.enabled, variants: env.variants ?? [] }] : [];
-    }),
-    tags,
-    tagTypes: data.tagTypes.filter((type) => usedTypes.has(type.name)),
-    contextFields: data.contextFields ?? [],
-    dependencies: (data.dependencies ?? []).filter((entry) => kept(entry.feature)),
-  };
-}
-
-/**
- * Entries that fail the checks their writes will make (schemas, constraint values,
- * variant payloads, tag lengths): found here so that validation names them all, where
- * the import would stop at the first.
- */
-function invalidEntries(cleaned: Cleaned): string[] {
-  const found: string[] = [];
-  const check = (what: string, run: () => void) => {
-    try {
-      run();
-    } catch (error) {
-      found.push(`${what}: ${messageOf(error)}`);
-    }
-  };
-  for (const feature of cleaned.features) {
-    check(`flag ${feature.name}`, () =>
-      writable(CreateFeature, featureInput(feature), "The flag is not valid."),
-    );
-  }
-  for (const strategy of cleaned.strategies) {
-    check(`strategy ${strategy.name} of ${strategy.featureName}`, () => {
-      const input = writable(Strategy, strategyInput(strategy, new Map()), "The strategy is not valid.");
-      checkConstraints(input.constraints ?? [], "constraints");
-    });
-  }
-  for (const env of cleaned.environments) {
-    check(`variants of ${env.featureName}`, () =>
-      writable(Variants, env.variants, "The variants are not valid."),
-    );
-  }
-  for (const tag of cleaned.tags) {
-    check(`tag ${tag.type}:${tag.value} of ${tag.featureName}`, () =>
-      writable(Tag, { type: tag.type, value: tag.value }, "The tag is not valid."),
-    );
-  }
-  for (const type of cleaned.tagTypes) {
-    check(`tag type ${type.name}`, () =>
-      writable(NewTagType, tagTypeInput(type), "The tag type is not valid."),
-    );
-  }
-  for (const field of cleaned.contextFields) {
-    check(`context field ${field.name}`, () =>
-      writable(NewContextField, contextFieldInput(field), "The context field is not valid."),
-    );
-  }
-  return found;
-}
-
-function followsNaming(project: ActiveProject, name: string): boolean {
-  try {
-    checkFlagName(project.featureNaming, name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const defined = <T extends object>(value: T) =>
-  Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined));
-
-const featureInput = (feature: ImportData["features"][number]) =>
-  defined({
-    name: feature.name,
-    type: feature.type,
-    description: feature.description,
-    impressionData: feature.impressionData,
-  });
-
-const stale = (feature: ImportData["features"][number]) =>
-  feature.stale === undefined ? {} : { stale: feature.stale };
-
-/** A strategy of the file as `POST …/strategies` takes it, its segments named by this instance's ids. */
-function strategyInput(strategy: Cleaned["strategies"][number], segmentIds: Map<number, number>): unknown {
-  return defined({
-    name: strategy.name,
-    title: strategy.title,
-    disabled: strategy.disabled,
-    sortOrder: strategy.sortOrder,
-    constraints: strategy.constraints,
-    parameters: strategy.parameters,
-    variants: strategy.variants && remainderFirst(strategy.variants),
-    segments: strategy.segments?.map((id) => segmentIds.get(id) ?? id),
-  }) as StrategyInput;
-}
-
-/**
- * A strategy's variants are settled again as they are written, and an uneven split's
- * remainder goes to the first variable variants as sent. A file holds them settled and
- * sorted by name: sent with the heavier variable ones first, each gets back the weight it
- * had, and users are placed as they were where the file came from.
- */
-function remainderFirst<T extends { weight: number; weightType?: string }>(variants: T[]): T[] {
-  const rank = (variant: T) => (variant.weightType === "fix" ? -1 : variant.weight);
-  return [...variants].sort((a, b) => rank(b) - rank(a));
-}
-
-const tagTypeInput = (type: ImportData["tagTypes"][number]) =>
-  defined({ name: type.name, description: type.description, icon: type.icon });
-
-const contextFieldInput = (field: Cleaned["contextFields"][number]) =>
-  defined({
-    name: field.name,
-    description: field.description,
-    stickiness: field.stickiness,
-    sortOrder: field.sortOrder,
-    legalValues: field.legalValues,
-  });

@@ -1,16 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FlagViewService } from "../features/view/service.js";
+import type { ProjectOverview } from "../projects/overview.js";
 import { HealthReport, ProjectInsights, ProjectParams } from "./schemas.js";
 import type { InsightsService } from "./service.js";
 
 const tags = ["Projects"];
 
-/** Under `/api/admin/projects/:projectId`. */
-export const insightRoutes: FastifyPluginAsyncTypebox<{ insights: InsightsService }> = async (
-  app,
-  { insights },
-) => {
+/**
+ * The project is read first, as its overview shows it: an unknown one is 404, as the spec
+ * says, before anything else is read.
+ */
+export const insightRoutes: FastifyPluginAsyncTypebox<{
+  insights: InsightsService;
+  overview: Pick<ProjectOverview, "get">;
+  views: Pick<FlagViewService, "listProject">;
+}> = async (app, { insights, overview, views }) => {
   app.get(
-    "/health-report",
+    "/api/admin/projects/:projectId/health-report",
     {
       config: { permission: "NONE" },
       schema: {
@@ -20,11 +26,14 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ insights: InsightsServic
         response: { 200: HealthReport },
       },
     },
-    (request) => insights.healthReport(request.actor, request.params.projectId),
+    async (request) => {
+      const project = await overview.get(request.actor, request.params.projectId);
+      return insights.healthReport(project, await views.listProject(request.actor, project.id, { tags: [] }));
+    },
   );
 
   app.get(
-    "/insights",
+    "/api/admin/projects/:projectId/insights",
     {
       config: { permission: "NONE" },
       schema: {
@@ -34,6 +43,6 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ insights: InsightsServic
         response: { 200: ProjectInsights },
       },
     },
-    (request) => insights.insights(request.actor, request.params.projectId),
+    async (request) => insights.insights(await overview.get(request.actor, request.params.projectId)),
   );
 };

@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
 import { Nullable } from "../../shared/schemas.js";
-import { ListingEntry } from "../features/flags/schemas.js";
+import { ListingEntry } from "../features/view/schemas.js";
 import { FeatureNaming, ProjectDetails } from "../projects/schemas.js";
 
 export const ProjectParams = Type.Object({ projectId: Type.String() });

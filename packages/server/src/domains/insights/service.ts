@@ -1,8 +1,5 @@
-import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
-import type { FlagService } from "../features/flags/service.js";
 import type { ProjectDetails } from "../projects/schemas.js";
-import type { ProjectService } from "../projects/service.js";
 import type { HealthReport, ProjectInsights, ProjectStats } from "./schemas.js";
 import { insightsStore } from "./store.js";
 import { averageTimeToProduction, daysToProduction, type FirstEnabled } from "./time-to-production.js";
@@ -20,24 +17,20 @@ const flagCounts = (project: ProjectDetails) => ({
  * A project's health report (endpoint 1) and insights (endpoint 10), and the time its flags
  * take to reach production, counted on request from flags, events and memberships: each
  * figure is one indexed query over a project's rows, so nothing is stored to go stale. The
- * health rating is the project listing's, over the flags the staleness job marks.
+ * health rating is the project listing's, over the flags the staleness job marks. The
+ * project comes as its overview reads it, and the flags as their view lists them: both are
+ * read models, above this, which feeds the overview its time to production.
  */
 export class InsightsService {
-  constructor(
-    private readonly db: Db,
-    private readonly lookups: {
-      projects: Pick<ProjectService, "get">;
-      flags: Pick<FlagService, "listProject">;
-    },
-  ) {}
+  constructor(private readonly db: Db) {}
 
-  /** Endpoint 1: the project (404 when unknown), its active flags, their health, its stats. */
-  async healthReport(actor: Actor, projectId: string, now = new Date()): Promise<HealthReport> {
-    const project = await this.lookups.projects.get(actor, projectId);
-    const [features, { stats }] = await Promise.all([
-      this.lookups.flags.listProject(actor, projectId, { tags: [] }),
-      this.stats(projectId, now),
-    ]);
+  /** Endpoint 1: the project, its active flags, their health, its stats. */
+  async healthReport(
+    project: ProjectDetails,
+    features: HealthReport["features"],
+    now = new Date(),
+  ): Promise<HealthReport> {
+    const { stats } = await this.stats(project.id, now);
     return {
       version: 1,
       name: project.name,
@@ -59,12 +52,11 @@ export class InsightsService {
     };
   }
 
-  /** Endpoint 10; an unknown project is 404, as the spec says. */
-  async insights(actor: Actor, projectId: string, now = new Date()): Promise<ProjectInsights> {
-    const project = await this.lookups.projects.get(actor, projectId);
+  /** Endpoint 10. */
+  async insights(project: ProjectDetails, now = new Date()): Promise<ProjectInsights> {
     const [{ stats, firstEnabled }, featureTypeCounts] = await Promise.all([
-      this.stats(projectId, now),
-      insightsStore.featureTypeCounts(this.db, projectId),
+      this.stats(project.id, now),
+      insightsStore.featureTypeCounts(this.db, project.id),
     ]);
     const counts = flagCounts(project);
     return {

@@ -2,6 +2,7 @@ import { system } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import type { OutboxLog } from "../events/outbox.js";
 import type { EventService } from "../events/service.js";
+import type {} from "./events.js";
 import { overdueCutoffs } from "./lifetimes.js";
 
 /** What the job asks of flags (FlagService.markPotentiallyStale). */

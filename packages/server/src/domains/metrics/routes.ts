@@ -18,21 +18,25 @@ import {
 } from "./schemas.js";
 import type { MetricsService } from "./service.js";
 
+// The reference answers server SDKs 202 and browser SDKs 200.
+const sdks = {
+  client: { base: "/api/client", status: 202, tags: ["Client"] },
+  frontend: { base: "/api/frontend/client", status: 200, tags: ["Frontend"] },
+} as const;
+
 /**
- * Where SDKs register and report usage: under `/api/client` for server SDKs and, inside the
- * frontend API's CORS scope, under `/api/frontend/client` for browser SDKs.
+ * Where SDKs register and report usage: server SDKs with a client token, and browser SDKs
+ * with a frontend token inside the frontend API's CORS scope.
  */
 export const usageRoutes: FastifyPluginAsyncTypebox<{
   metrics: MetricsService;
   auth: "client" | "frontend";
 }> = async (app, { metrics, auth }) => {
-  // The reference answers server SDKs 202 and browser SDKs 200.
-  const response = auth === "client" ? { 202: Type.Null() } : { 200: Type.Null() };
-  const status = auth === "client" ? 202 : 200;
-  const tags = [auth === "client" ? "Client" : "Frontend"];
+  const { base, status, tags } = sdks[auth];
+  const response = { [status]: Type.Null() };
 
   app.post(
-    "/register",
+    `${base}/register`,
     {
       config: { auth },
       schema: { tags, summary: "An SDK announces itself", body: ClientRegistrationSchema, response },
@@ -44,7 +48,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.post(
-    "/metrics",
+    `${base}/metrics`,
     {
       config: { auth },
       schema: {
@@ -63,13 +67,13 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{
 
 const adminTags = ["Metrics"];
 
-/** Under `/api/admin/metrics`: the applications SDKs announced, and how an admin shows or forgets them. */
+/** The applications SDKs announced, and how an admin shows or forgets them. */
 export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsService }> = async (
   app,
   { metrics },
 ) => {
   app.get(
-    "/applications",
+    "/api/admin/metrics/applications",
     {
       config: { permission: "NONE" },
       schema: {
@@ -86,7 +90,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServ
   );
 
   app.get(
-    "/applications/:appName",
+    "/api/admin/metrics/applications/:appName",
     {
       config: { permission: "NONE" },
       schema: {
@@ -100,7 +104,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServ
   );
 
   app.get(
-    "/applications/:appName/overview",
+    "/api/admin/metrics/applications/:appName/overview",
     {
       config: { permission: "NONE" },
       schema: {
@@ -114,7 +118,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServ
   );
 
   app.get(
-    "/instances/:appName/environment/:environment",
+    "/api/admin/metrics/instances/:appName/environment/:environment",
     {
       config: { permission: "NONE" },
       schema: {
@@ -128,7 +132,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServ
   );
 
   app.post(
-    "/applications/:appName",
+    "/api/admin/metrics/applications/:appName",
     {
       config: { permission: "UPDATE_APPLICATION" },
       schema: {
@@ -146,7 +150,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServ
   );
 
   app.delete(
-    "/applications/:appName",
+    "/api/admin/metrics/applications/:appName",
     {
       config: { permission: "UPDATE_APPLICATION" },
       schema: {
@@ -165,13 +169,13 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServ
 // The envelope the reference puts around a flag's metrics.
 const envelope = { version: 1, maturity: "stable" } as const;
 
-/** Under `/api/admin/client-metrics`: how much a flag is evaluated, by whom and where. */
+/** How much a flag is evaluated, by whom and where. */
 export const flagUsageRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsService }> = async (
   app,
   { metrics },
 ) => {
   app.get(
-    "/features/:name/raw",
+    "/api/admin/client-metrics/features/:name/raw",
     {
       config: { permission: "NONE" },
       schema: {
@@ -190,7 +194,7 @@ export const flagUsageRoutes: FastifyPluginAsyncTypebox<{ metrics: MetricsServic
   );
 
   app.get(
-    "/features/:name",
+    "/api/admin/client-metrics/features/:name",
     {
       config: { permission: "NONE" },
       schema: {

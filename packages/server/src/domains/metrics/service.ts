@@ -7,6 +7,7 @@ import type { Change, EventService } from "../events/service.js";
 import type { FlagService } from "../features/flags/service.js";
 import type { LifecycleService } from "../features/lifecycle/service.js";
 import type { StrategyDefinitionService } from "../strategy-definitions/service.js";
+import type {} from "./events.js";
 import { firstHour, HOUR, hourlyExposure, startOfHour, usageByEnvironment } from "./exposure.js";
 import { applicationOverview } from "./overview.js";
 import type {

@@ -20,7 +20,7 @@ export const personalTokenRoutes: FastifyPluginAsyncTypebox<{
   const tags = ["Personal access tokens"];
 
   app.get(
-    "",
+    "/api/admin/user/tokens",
     {
       schema: {
         tags,
@@ -33,7 +33,7 @@ export const personalTokenRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.post(
-    "",
+    "/api/admin/user/tokens",
     {
       schema: {
         tags,
@@ -51,7 +51,7 @@ export const personalTokenRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.delete(
-    "/:id",
+    "/api/admin/user/tokens/:id",
     {
       schema: {
         tags,
@@ -74,7 +74,7 @@ export const serviceAccountTokenRoutes: FastifyPluginAsyncTypebox<{
   const tags = ["Service accounts"];
 
   app.get(
-    "/:id/token",
+    "/api/admin/service-account/:id/token",
     {
       schema: {
         tags,
@@ -90,7 +90,7 @@ export const serviceAccountTokenRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.post(
-    "/:id/token",
+    "/api/admin/service-account/:id/token",
     {
       schema: {
         tags,
@@ -112,7 +112,7 @@ export const serviceAccountTokenRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.delete(
-    "/:id/token/:tokenId",
+    "/api/admin/service-account/:id/token/:tokenId",
     {
       schema: {
         tags,

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { invalidField, nameExists, noAccess, notFound } from "@signalbox/protocol";
-import type { Actor, UserActor } from "../../access/actor.js";
+import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
-import type { PersonalTokenEventData } from "../events/catalogue.js";
+import { LastSeen } from "../../shared/last-seen.js";
 import type { EventService } from "../events/service.js";
-import type { UserService } from "../users/service.js";
+import type { UserRow, UserService } from "../users/service.js";
+import type { PersonalTokenEventData } from "./events.js";
 import type { CreatedPersonalToken, HeldTokenView, NewPersonalToken, PersonalTokenView } from "./schemas.js";
 import { type PersonalTokenRow, personalTokenStore } from "./store.js";
 
@@ -43,41 +44,37 @@ function owner(actor: Actor): number {
  * permissions; and the tokens admins give service accounts, which are the same thing.
  */
 export class PersonalTokenService {
-  // Use is remembered in memory and written in batches, never on the request path.
-  private readonly seen = new Set<number>();
-  private flusher: NodeJS.Timeout | undefined;
+  private readonly seen = new LastSeen((ids, at) => personalTokenStore.markSeen(this.db, ids, at));
 
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
-    private readonly users: Pick<UserService, "actor" | "find">,
+    private readonly users: Pick<UserService, "acting" | "find">,
   ) {}
 
   /** Starts writing `seenAt` every `flushMs`. */
   start(flushMs: number): void {
-    this.flusher = setInterval(() => void this.flushSeen().catch(() => {}), flushMs);
-    this.flusher.unref();
+    this.seen.start(flushMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.flusher);
-    await this.flushSeen().catch(() => {});
+  stop(): Promise<void> {
+    return this.seen.stop();
   }
 
-  /** The user behind a token, while it is unexpired and its user active. */
-  async resolve(secret: string): Promise<UserActor | undefined> {
+  /**
+   * The user behind a token, while it is unexpired and its user active; what they may do is
+   * project access's to say (grants), a layer up.
+   */
+  async resolve(secret: string): Promise<UserRow | undefined> {
     const token = await personalTokenStore.active(this.db, hash(secret), new Date());
     if (!token) return undefined;
-    const actor = await this.users.actor(token.user_id, "pat");
-    if (actor) this.seen.add(token.id);
-    return actor;
+    const user = await this.users.acting(token.user_id);
+    if (user) this.seen.mark(token.id);
+    return user;
   }
 
-  async flushSeen(): Promise<void> {
-    if (this.seen.size === 0) return;
-    const ids = [...this.seen];
-    this.seen.clear();
-    await personalTokenStore.markSeen(this.db, ids, new Date());
+  flushSeen(): Promise<void> {
+    return this.seen.flush();
   }
 
   /** The caller's own tokens, without their secrets. */

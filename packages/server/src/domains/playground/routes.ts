@@ -20,13 +20,13 @@ async function starOrList(request: FastifyRequest): Promise<void> {
   }
 }
 
-/** Under `/api/admin/playground`: reads that change nothing, open to any admin caller, as the reference's. */
+/** Reads that change nothing, open to any admin caller, as the reference's. */
 export const playgroundRoutes: FastifyPluginAsyncTypebox<{ playground: PlaygroundService }> = async (
   app,
   { playground },
 ) => {
   app.post(
-    "",
+    "/api/admin/playground",
     {
       config: { permission: "NONE" },
       preValidation: starOrList,
@@ -47,7 +47,7 @@ export const playgroundRoutes: FastifyPluginAsyncTypebox<{ playground: Playgroun
   );
 
   app.post(
-    "/advanced",
+    "/api/admin/playground/advanced",
     {
       config: { permission: "NONE" },
       preValidation: starOrList,

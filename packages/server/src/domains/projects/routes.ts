@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { Strategy } from "../features/strategies/schemas.js";
-import type { DefaultStrategyService } from "./default-strategy.js";
+import { Strategy } from "../../shared/strategy.js";
+import type { DefaultStrategyService } from "../features/strategies/default-strategy.js";
+import type { ProjectLifecycle } from "./lifecycle.js";
+import type { ProjectOverview } from "./overview.js";
 import {
   EnvironmentBody,
   ListQuery,
@@ -18,14 +20,19 @@ import type { ProjectService } from "./service.js";
 const tags = ["Projects"];
 const done = { 200: Type.Null() };
 
-/** Under `/api/admin/projects`. */
+/**
+ * A project's settings are the project service's, how it reads its overview's, and what
+ * reaches its flags (creation, archiving, deletion, environments) its lifecycle's.
+ */
 export const projectRoutes: FastifyPluginAsyncTypebox<{
   projects: ProjectService;
+  overview: ProjectOverview;
+  lifecycle: ProjectLifecycle;
   defaultStrategies: DefaultStrategyService;
-}> = async (app, { projects, defaultStrategies }) => {
+}> = async (app, { projects, overview, lifecycle, defaultStrategies }) => {
   // Endpoint 7.
   app.get(
-    "",
+    "/api/admin/projects",
     {
       config: { permission: "NONE" },
       schema: {
@@ -37,33 +44,33 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => ({
       version: 1,
-      projects: await projects.list(request.actor, request.query.archived ?? false),
+      projects: await overview.list(request.actor, request.query.archived ?? false),
     }),
   );
 
   app.get(
-    "/:projectId",
+    "/api/admin/projects/:projectId",
     {
       config: { permission: "NONE" },
       schema: { tags, summary: "One project", params: ProjectId, response: { 200: ProjectDetails } },
     },
-    (request) => projects.get(request.actor, request.params.projectId),
+    (request) => overview.get(request.actor, request.params.projectId),
   );
 
   app.post(
-    "",
+    "/api/admin/projects",
     {
       config: { permission: "CREATE_PROJECT" },
       schema: { tags, summary: "Creates a project", body: NewProject, response: { 201: ProjectDetails } },
     },
     async (request, reply) => {
-      const created = await projects.create(request.actor, request.body);
+      const created = await lifecycle.create(request.actor, request.body);
       return reply.status(201).header("location", `projects/${created.id}`).send(created);
     },
   );
 
   app.put(
-    "/:projectId",
+    "/api/admin/projects/:projectId",
     {
       config: { permission: "UPDATE_PROJECT" },
       schema: { tags, summary: "Updates a project", params: ProjectId, body: ProjectUpdate, response: done },
@@ -75,7 +82,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{
 
   // Endpoint 12.
   app.put(
-    "/:projectId/settings",
+    "/api/admin/projects/:projectId/settings",
     {
       config: { permission: ["UPDATE_PROJECT", "PROJECT_SETTINGS_WRITE"] },
       schema: {
@@ -93,29 +100,29 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{
 
   // The reference's paths: `/projects/:id/archive` archives a project's flags instead.
   app.post(
-    "/archive/:projectId",
+    "/api/admin/projects/archive/:projectId",
     {
       config: { permission: "DELETE_PROJECT" },
       schema: { tags, summary: "Archives a project without active flags", params: ProjectId, response: done },
     },
     async (request) => {
-      await projects.archive(request.actor, request.params.projectId);
+      await lifecycle.archive(request.actor, request.params.projectId);
     },
   );
 
   app.post(
-    "/revive/:projectId",
+    "/api/admin/projects/revive/:projectId",
     {
       config: { permission: "UPDATE_PROJECT" },
       schema: { tags, summary: "Revives an archived project", params: ProjectId, response: done },
     },
     async (request) => {
-      await projects.revive(request.actor, request.params.projectId);
+      await lifecycle.revive(request.actor, request.params.projectId);
     },
   );
 
   app.delete(
-    "/:projectId",
+    "/api/admin/projects/:projectId",
     {
       config: { permission: "DELETE_PROJECT" },
       schema: {
@@ -126,12 +133,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await projects.remove(request.actor, request.params.projectId);
+      await lifecycle.remove(request.actor, request.params.projectId);
     },
   );
 
   app.post(
-    "/:projectId/environments",
+    "/api/admin/projects/:projectId/environments",
     {
       config: { permission: "UPDATE_PROJECT" },
       schema: {
@@ -143,12 +150,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      await projects.addEnvironment(request.actor, request.params.projectId, request.body.environment);
+      await lifecycle.addEnvironment(request.actor, request.params.projectId, request.body.environment);
     },
   );
 
   app.delete(
-    "/:projectId/environments/:environment",
+    "/api/admin/projects/:projectId/environments/:environment",
     {
       config: { permission: "UPDATE_PROJECT" },
       schema: {
@@ -160,13 +167,13 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { projectId, environment } = request.params;
-      await projects.removeEnvironment(request.actor, projectId, environment);
+      await lifecycle.removeEnvironment(request.actor, projectId, environment);
     },
   );
 
   // POST, as the reference's path takes it.
   app.post(
-    "/:projectId/environments/:environment/default-strategy",
+    "/api/admin/projects/:projectId/environments/:environment/default-strategy",
     {
       config: { permission: ["UPDATE_PROJECT", "PROJECT_DEFAULT_STRATEGY_WRITE"] },
       schema: {

@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
 import { Nullable, urlSafeName } from "../../shared/schemas.js";
-import { Strategy } from "../features/strategies/schemas.js";
+import { Strategy } from "../../shared/strategy.js";
 
 const Mode = Type.Enum(["open", "protected", "private"]);
 const Name = Type.String({ minLength: 1, maxLength: 100 });

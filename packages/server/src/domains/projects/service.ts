@@ -1,28 +1,13 @@
-import { invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
+import { invalidField, nameExists, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../access/actor.js";
-import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
-import type { ProjectOwner } from "../access/members/schemas.js";
-import type { MemberService } from "../access/members/service.js";
-import { refuseUnreviewable } from "../change-requests/gate.js";
-import type { ChangeRequestService } from "../change-requests/service.js";
+import type { StrategyInput } from "../../shared/strategy.js";
 import type { EnvironmentService } from "../environments/service.js";
 import { resource } from "../events/resource.js";
-import type { EventService } from "../events/service.js";
-import type { FavoriteService } from "../favorites/service.js";
-import type { FlagService } from "../features/flags/service.js";
-import type { StrategyInput } from "../features/strategies/schemas.js";
-import type { InsightsService } from "../insights/service.js";
+import type { Change, EventService } from "../events/service.js";
 import { checkNaming } from "./naming.js";
-import type {
-  FeatureNaming,
-  NewProject,
-  ProjectDetails,
-  ProjectSummary,
-  ProjectUpdate,
-  Settings,
-} from "./schemas.js";
-import { type ProjectRow, type ProjectSummaryRow, projectStore } from "./store.js";
+import type { FeatureNaming, NewProject, ProjectUpdate, Settings } from "./schemas.js";
+import { type ProjectRow, projectStore } from "./store.js";
 
 /** What the features domain needs to know before it adds a flag to a project. */
 export interface ActiveProject {
@@ -32,62 +17,18 @@ export interface ActiveProject {
   defaultStickiness: string;
 }
 
-type Figures = Awaited<ReturnType<FlagService["figures"]>>[number];
+export const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-
-const naming = (row: ProjectRow): FeatureNaming => ({
+export const naming = (row: ProjectRow): FeatureNaming => ({
   pattern: row.feature_naming_pattern,
   example: row.feature_naming_example,
   description: row.feature_naming_description,
 });
 
-// The reference's rating, computed on read rather than by an hourly job.
-function health(figures: Figures | undefined): number {
-  if (!figures?.featureCount) return 100;
-  const unhealthy = figures.staleCount + figures.potentiallyStaleCount;
-  return Math.max(0, Math.round(100 - (100 * unhealthy) / figures.featureCount));
-}
-
-/** Who is in a project, and whether the caller marked it. */
-interface Company {
-  figures: Map<string, Figures>;
-  owners: Map<string, ProjectOwner[]>;
-  members: Map<string, number>;
-  favorites: Set<string>;
-  timeToProduction: Map<string, number>;
-}
-
-const summary = (row: ProjectSummaryRow, company: Company): ProjectSummary => {
-  const figures = company.figures.get(row.id);
-  const owners = company.owners.get(row.id) ?? [];
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    health: health(figures),
-    featureCount: figures?.featureCount ?? 0,
-    staleFeatureCount: figures?.staleCount ?? 0,
-    potentiallyStaleFeatureCount: figures?.potentiallyStaleCount ?? 0,
-    memberCount: company.members.get(row.id) ?? 0,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: iso(row.updated_at),
-    lastUpdatedAt: iso(row.last_updated_at),
-    archivedAt: iso(row.archived_at),
-    favorite: company.favorites.has(row.id),
-    mode: row.mode,
-    defaultStickiness: row.default_stickiness,
-    avgTimeToProduction: company.timeToProduction.get(row.id) ?? 0,
-    lastReportedFlagUsage: iso(figures?.lastReportedFlagUsage ?? null),
-    // The reference shows the system as owner when no user or group holds the Owner role.
-    owners: owners.length > 0 ? owners : [{ ownerType: "system" }],
-  };
-};
-
 /** The stored settings of a project: what its events carry as data and preData. */
 export type ProjectSettings = ReturnType<typeof settings>;
 
-const settings = (row: ProjectRow) => ({
+export const settings = (row: ProjectRow) => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -100,7 +41,8 @@ const settings = (row: ProjectRow) => ({
   archivedAt: iso(row.archived_at),
 });
 
-const projects = resource<string, ProjectSettings>({
+/** A project's settings read, updated and deleted with their events. */
+export const projectRecords = resource<string, ProjectSettings>({
   read: async (db, id) => {
     const row = await projectStore.byId(db, id);
     return row && settings(row);
@@ -110,73 +52,46 @@ const projects = resource<string, ProjectSettings>({
   events: { updated: "project-updated", deleted: "project-deleted" },
 });
 
-/** What projects ask of their flags, which live in projects and so are reached when asked. */
-type ProjectFlags = Pick<
-  FlagService,
-  "inProject" | "removeWithProject" | "joinEnvironment" | "leaveEnvironment" | "figures"
->;
-
-/** Projects (`projects`) and the environments each uses (`project_environments`). */
+/**
+ * Projects (`projects`) and the environments each uses (`project_environments`): what every
+ * domain that lives in a project looks up, and the project's own settings. What a project
+ * shows of its flags and people is its overview (overview.ts); what reaches into its flags
+ * when it is created, archived, deleted or given environments is its lifecycle (lifecycle.ts).
+ */
 export class ProjectService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
     private readonly environments: Pick<EnvironmentService, "enabledNames" | "missing">,
-    private readonly flags: () => ProjectFlags,
-    private readonly people: () => {
-      members: Pick<MemberService, "addOwner" | "owners" | "memberCounts">;
-      favorites: Pick<FavoriteService, "projects">;
-    },
-    /** Which environments require change requests: reviews are of projects, so reached when asked. */
-    private readonly changeRequests: () => Pick<ChangeRequestService, "gatedEnvironments">,
-    /** How long flags take to reach production, which insights count from the event log. */
-    private readonly insights: () => Pick<InsightsService, "averageTimeToProduction">,
   ) {}
 
-  /** Active projects, or with `archived` only the archived ones. */
-  async list(actor: Actor, archived: boolean): Promise<ProjectSummary[]> {
-    const rows = (await projectStore.summaries(this.db, archived)).filter((row) => canSee(actor, row.id));
-    const company = await this.company(
-      this.db,
-      rows.map((row) => row.id),
-      actor,
-    );
-    return rows.map((row) => summary(row, company));
-  }
-
-  get(actor: Actor, id: string): Promise<ProjectDetails> {
-    return this.details(this.db, id, actor);
-  }
-
-  create(actor: Actor, input: NewProject): Promise<ProjectDetails> {
-    return this.events.change(actor, async (change) => {
-      const environments = input.environments?.length
-        ? [...new Set(input.environments)]
-        : await this.environments.enabledNames(change.db);
-      const [unknown] = await this.environments.missing(change.db, environments);
-      if (unknown) throw invalidField("environments", `Environment ${unknown} does not exist`);
-      const inserted = await projectStore.insert(change.db, {
-        id: input.id,
-        name: input.name,
-        description: input.description ?? null,
-        mode: input.mode,
-        default_stickiness: input.defaultStickiness,
-      });
-      if (!inserted) throw nameExists(`A project with id ${input.id} already exists`);
-      for (const environment of environments) {
-        await projectStore.linkEnvironment(change.db, input.id, environment);
-      }
-      // A person who creates a project owns it, as in the reference; a token or the system owns nothing.
-      if (actor.kind === "user") await this.people().members.addOwner(change, input.id, actor.userId);
-      const created = await this.details(change.db, input.id, actor);
-      change.record({ type: "project-created", project: input.id, data: created });
-      return created;
+  /**
+   * Inserts a project with its environments (those named, else every enabled one), inside
+   * the creation's transaction; its event is the lifecycle's to record, with the project as
+   * its overview then shows it.
+   */
+  async create(change: Change, input: NewProject): Promise<void> {
+    const environments = input.environments?.length
+      ? [...new Set(input.environments)]
+      : await this.environments.enabledNames(change.db);
+    const [unknown] = await this.environments.missing(change.db, environments);
+    if (unknown) throw invalidField("environments", `Environment ${unknown} does not exist`);
+    const inserted = await projectStore.insert(change.db, {
+      id: input.id,
+      name: input.name,
+      description: input.description ?? null,
+      mode: input.mode,
+      default_stickiness: input.defaultStickiness,
     });
+    if (!inserted) throw nameExists(`A project with id ${input.id} already exists`);
+    for (const environment of environments) {
+      await projectStore.linkEnvironment(change.db, input.id, environment);
+    }
   }
 
   async update(actor: Actor, id: string, input: ProjectUpdate): Promise<void> {
     await this.events.change(actor, (change) =>
-      projects.update(change, id, () =>
+      projectRecords.update(change, id, () =>
         projectStore.update(change.db, id, {
           name: input.name,
           description: input.description,
@@ -198,7 +113,7 @@ export class ProjectService {
     };
     if (featureNaming) checkNaming(featureNaming);
     await this.events.change(actor, (change) =>
-      projects.update(change, id, () =>
+      projectRecords.update(change, id, () =>
         projectStore.update(change.db, id, {
           mode: input.mode,
           feature_naming_pattern: featureNaming?.pattern,
@@ -208,84 +123,6 @@ export class ProjectService {
         }),
       ),
     );
-  }
-
-  async archive(actor: Actor, id: string): Promise<void> {
-    await this.events.change(actor, async (change) => {
-      const before = await projects.require(change.db, id);
-      if (before.archivedAt) throw notFound(`Active project with id ${id} does not exist`);
-      await this.refuseActiveFlags(change.db, id, "archived");
-      await projectStore.update(change.db, id, { archived_at: new Date() });
-      change.record({ type: "project-archived", project: id, preData: before });
-    });
-  }
-
-  async revive(actor: Actor, id: string): Promise<void> {
-    await this.events.change(actor, async (change) => {
-      const row = await projectStore.byId(change.db, id);
-      if (!row?.archived_at) throw notFound(`Archived project with id ${id} does not exist`);
-      await projectStore.update(change.db, id, { archived_at: null });
-      change.record({ type: "project-revived", project: id, preData: settings(row) });
-    });
-  }
-
-  /** Deletes a project without active flags; its archived flags go with it. */
-  async remove(actor: Actor, id: string): Promise<void> {
-    if (id === "default") throw validationError("The default project cannot be deleted");
-    await this.events.change(actor, (change) =>
-      projects.remove(change, id, async () => {
-        await this.refuseActiveFlags(change.db, id, "deleted");
-        await this.flags().removeWithProject(change, id);
-        await projectStore.remove(change.db, id);
-      }),
-    );
-  }
-
-  async addEnvironment(actor: Actor, projectId: string, environment: string): Promise<void> {
-    await this.events.change(actor, async (change) => {
-      await this.requireActive(change.db, projectId);
-      const [unknown] = await this.environments.missing(change.db, [environment]);
-      if (unknown) throw invalidField("environment", `Environment ${environment} does not exist`);
-      if (!(await projectStore.linkEnvironment(change.db, projectId, environment))) {
-        throw nameExists(`Project ${projectId} already has the environment ${environment}`);
-      }
-      await this.flags().joinEnvironment(change.db, projectId, environment);
-      change.record({
-        type: "project-environment-added",
-        project: projectId,
-        environment,
-        data: { environment },
-      });
-    });
-  }
-
-  async removeEnvironment(actor: Actor, projectId: string, environment: string): Promise<void> {
-    await this.events.change(actor, async (change) => {
-      await this.requireActive(change.db, projectId);
-      const linked = await this.environmentsOf(change.db, projectId);
-      if (!linked.includes(environment)) {
-        throw notFound(`Project ${projectId} does not have the environment ${environment}`);
-      }
-      if (linked.length === 1) {
-        throw validationError(`Project ${projectId} must keep at least one environment`);
-      }
-      // Its flags' strategies go with it: what the environment served would come back
-      // unreviewed, all off, were it added again.
-      await refuseUnreviewable(
-        change,
-        `Removing environment ${environment} from project ${projectId}`,
-        projectId,
-        [environment],
-      );
-      await this.flags().leaveEnvironment(change.db, projectId, environment);
-      await projectStore.unlinkEnvironment(change.db, projectId, environment);
-      change.record({
-        type: "project-environment-removed",
-        project: projectId,
-        environment,
-        preData: { environment },
-      });
-    });
   }
 
   /** The mode of every project that is not open. */
@@ -323,57 +160,12 @@ export class ProjectService {
     return projectStore.defaultStrategy(db, projectId, environment);
   }
 
+  /** Stores the environment's default strategy; the caller has checked it and records the event. */
+  setDefaultStrategy(db: Db, projectId: string, environment: string, strategy: StrategyInput): Promise<void> {
+    return projectStore.setDefaultStrategy(db, projectId, environment, strategy);
+  }
+
   async environmentsOf(db: Db, projectId: string): Promise<string[]> {
     return (await projectStore.environments(db, projectId)).map((row) => row.environment_name);
-  }
-
-  /** Refuses when the project holds active flags. */
-  private async refuseActiveFlags(db: Db, id: string, fate: string): Promise<void> {
-    const active = (await this.flags().inProject(db, id))
-      .filter((flag) => !flag.archived)
-      .map((flag) => flag.name);
-    if (active.length > 0) {
-      throw validationError(
-        `Project ${id} cannot be ${fate} while it holds active flags (${active.join(", ")}); archive them first`,
-      );
-    }
-  }
-
-  private async company(db: Db, ids: string[], actor: Actor): Promise<Company> {
-    const { members, favorites } = this.people();
-    const [figures, owners, counts, favorite, timeToProduction] = await Promise.all([
-      this.flags().figures(db, ids),
-      members.owners(db, ids),
-      members.memberCounts(db, ids),
-      favorites.projects(actor, db),
-      this.insights().averageTimeToProduction(db, ids),
-    ]);
-    return {
-      figures: new Map(figures.map((entry) => [entry.project, entry])),
-      owners,
-      members: counts,
-      favorites: favorite,
-      timeToProduction,
-    };
-  }
-
-  private async details(db: Db, id: string, actor: Actor): Promise<ProjectDetails> {
-    const [row, environments, company, gated] = await Promise.all([
-      projectStore.summary(db, id),
-      projectStore.environments(db, id),
-      this.company(db, [id], actor),
-      this.changeRequests().gatedEnvironments(db, id),
-    ]);
-    if (!row) throw notFound(`Could not find project with id ${id}`);
-    return {
-      ...summary(row, company),
-      featureLimit: row.feature_limit,
-      featureNaming: naming(row),
-      environments: environments.map((env) => ({
-        environment: env.environment_name,
-        changeRequestsEnabled: gated.includes(env.environment_name),
-        ...(env.default_strategy ? { defaultStrategy: env.default_strategy } : {}),
-      })),
-    };
   }
 }

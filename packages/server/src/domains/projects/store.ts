@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../../db/connection.js";
 import type { ProjectTable } from "../../db/schema.js";
-import type { StrategyInput } from "../features/strategies/schemas.js";
+import type { StrategyInput } from "../../shared/strategy.js";
 
 export type ProjectRow = Selectable<ProjectTable>;
 

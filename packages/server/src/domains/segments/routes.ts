@@ -5,13 +5,12 @@ import type { SegmentService } from "./service.js";
 
 const tags = ["Segments"];
 
-/** Under `/api/admin/segments`. */
 export const segmentRoutes: FastifyPluginAsyncTypebox<{ segments: SegmentService }> = async (
   app,
   { segments },
 ) => {
   app.get(
-    "",
+    "/api/admin/segments",
     {
       config: { permission: "NONE" },
       schema: { tags, summary: "Every segment", response: { 200: SegmentList } },
@@ -20,7 +19,7 @@ export const segmentRoutes: FastifyPluginAsyncTypebox<{ segments: SegmentService
   );
 
   app.get(
-    "/:id",
+    "/api/admin/segments/:id",
     {
       config: { permission: "NONE" },
       schema: { tags, summary: "One segment", params: SegmentId, response: { 200: SegmentView } },
@@ -29,7 +28,7 @@ export const segmentRoutes: FastifyPluginAsyncTypebox<{ segments: SegmentService
   );
 
   app.get(
-    "/strategies/:id",
+    "/api/admin/segments/strategies/:id",
     {
       config: { permission: "NONE" },
       schema: {
@@ -43,7 +42,7 @@ export const segmentRoutes: FastifyPluginAsyncTypebox<{ segments: SegmentService
   );
 
   app.post(
-    "",
+    "/api/admin/segments",
     {
       config: { permission: "CREATE_SEGMENT" },
       schema: { tags, summary: "Creates a segment", body: SegmentBody, response: { 201: SegmentView } },
@@ -55,7 +54,7 @@ export const segmentRoutes: FastifyPluginAsyncTypebox<{ segments: SegmentService
   );
 
   app.put(
-    "/:id",
+    "/api/admin/segments/:id",
     {
       config: { permission: "UPDATE_SEGMENT" },
       schema: {
@@ -73,7 +72,7 @@ export const segmentRoutes: FastifyPluginAsyncTypebox<{ segments: SegmentService
   );
 
   app.delete(
-    "/:id",
+    "/api/admin/segments/:id",
     {
       config: { permission: "DELETE_SEGMENT" },
       schema: {

@@ -1,6 +1,5 @@
 import { type Static, Type } from "typebox";
-import { Constraint, Nullable } from "../../shared/schemas.js";
-import { StoredConstraint, StrategyUse } from "../features/strategies/schemas.js";
+import { Constraint, Nullable, StoredConstraint } from "../../shared/schemas.js";
 
 export const SegmentBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
@@ -27,4 +26,14 @@ export const SegmentView = Type.Object({
 export type SegmentView = Static<typeof SegmentView>;
 
 export const SegmentList = Type.Object({ segments: Type.Array(SegmentView) });
+/** A strategy that uses a segment, as the segments API lists them. */
+export const StrategyUse = Type.Object({
+  id: Type.String(),
+  featureName: Type.String(),
+  projectId: Type.String(),
+  environment: Type.String(),
+  strategyName: Type.String(),
+});
+export type StrategyUse = Static<typeof StrategyUse>;
+
 export const SegmentUses = Type.Object({ strategies: Type.Array(StrategyUse) });

@@ -3,13 +3,12 @@ import type { Actor } from "../../access/actor.js";
 import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import { checkConstraints } from "../../shared/schemas.js";
-import { refuseUnreviewed } from "../change-requests/gate.js";
+import { refuseUnreviewed } from "../change-gate/gate.js";
 import { resource } from "../events/resource.js";
 import type { Change, EventService } from "../events/service.js";
-import type { StrategyUse } from "../features/strategies/schemas.js";
-import type { StrategyService } from "../features/strategies/service.js";
 import type { ProjectService } from "../projects/service.js";
-import type { SegmentInput, SegmentView } from "./schemas.js";
+import type {} from "./events.js";
+import type { SegmentInput, SegmentView, StrategyUse } from "./schemas.js";
 import { type SegmentRow, segmentStore } from "./store.js";
 
 const view = (row: SegmentRow): SegmentView => ({
@@ -42,8 +41,6 @@ export class SegmentService {
     private readonly db: Db,
     private readonly events: EventService,
     private readonly projects: Pick<ProjectService, "findActive">,
-    /** The strategies that use segments; they ask segments too, so are reached when asked. */
-    private readonly strategies: () => Pick<StrategyService, "usingSegment">,
   ) {}
 
   /** A private project's segments are hidden with it. */
@@ -166,8 +163,14 @@ export class SegmentService {
     for (const [project, environments] of places) await refuseUnreviewed(change, project, [...environments]);
   }
 
-  private usedBy(db: Db, id: number): Promise<StrategyUse[]> {
-    return this.strategies().usingSegment(db, id);
+  private async usedBy(db: Db, id: number): Promise<StrategyUse[]> {
+    return (await segmentStore.usedBy(db, id)).map((row) => ({
+      id: row.id,
+      featureName: row.feature_name,
+      projectId: row.project_name,
+      environment: row.environment,
+      strategyName: row.strategy_name,
+    }));
   }
 
   /** A private project's segment does not exist for those who may not see the project. */

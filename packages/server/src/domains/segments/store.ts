@@ -42,4 +42,19 @@ export const segmentStore = {
     ids.length === 0
       ? []
       : db.selectFrom("segments").select(["id", "name", "project"]).where("id", "in", ids).execute(),
+
+  /**
+   * The strategies that name the segment, by flag, environment and position. Strategies name
+   * their segments in their own rows (`feature_strategies.segments`); segments sit below
+   * strategies, so they read those rows here, as the usage counts above do.
+   */
+  usedBy: (db: Db, id: number) =>
+    db
+      .selectFrom("feature_strategies")
+      .select(["id", "feature_name", "project_name", "environment", "strategy_name"])
+      .where(sql<boolean>`${id} = any(segments)`)
+      .orderBy("feature_name")
+      .orderBy("environment")
+      .orderBy("sort_order")
+      .execute(),
 };

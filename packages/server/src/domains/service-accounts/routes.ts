@@ -22,7 +22,7 @@ export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{
   };
 
   app.get(
-    "",
+    "/api/admin/service-account",
     {
       schema: {
         tags,
@@ -38,7 +38,7 @@ export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.post(
-    "",
+    "/api/admin/service-account",
     {
       schema: {
         tags,
@@ -60,7 +60,7 @@ export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.put(
-    "/:id",
+    "/api/admin/service-account/:id",
     {
       schema: {
         tags,
@@ -80,7 +80,7 @@ export const serviceAccountRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.delete(
-    "/:id",
+    "/api/admin/service-account/:id",
     {
       schema: {
         tags,

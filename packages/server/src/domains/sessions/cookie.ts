@@ -1,6 +1,5 @@
 import { fastifyCookie } from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { SESSION_COOKIE } from "../../http/auth.js";
 
 /**
  * Only the routes that write cookies register @fastify/cookie (with this), so that its hooks
@@ -9,6 +8,9 @@ import { SESSION_COOKIE } from "../../http/auth.js";
  * the cookies a route sets only when it has one.
  */
 export const COOKIE_WRITING = { hook: "onRequest" } as const;
+
+/** The reference's cookie name, so its clients and proxies in front of it recognise it. */
+export const SESSION_COOKIE = "unleash-session";
 
 // Out of reach of scripts (HttpOnly), sent on top-level navigation from other sites but not
 // on their forms or fetches (Lax), and only over HTTPS when it came over HTTPS.

@@ -15,7 +15,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService }
 ) => {
   await app.register(cookie, COOKIE_WRITING);
   app.post(
-    "/login",
+    "/auth/simple/login",
     {
       schema: {
         tags,
@@ -53,7 +53,7 @@ export const logoutRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService 
   for (const method of ["GET", "POST"] as const) {
     app.route({
       method,
-      url: "",
+      url: "/logout",
       schema: {
         tags,
         summary: "Log out: end the session and clear its cookie",

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiError } from "@signalbox/protocol";
-import { system, type UserActor } from "../../access/actor.js";
+import { system } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import type { EventService } from "../events/service.js";
 import type { UserView } from "../users/schemas.js";
-import type { UserService } from "../users/service.js";
+import type { UserRow, UserService } from "../users/service.js";
 import { FailureWindow } from "./failures.js";
 import { sessionStore } from "./store.js";
 
@@ -39,7 +39,11 @@ const mismatch = () =>
     "The username or password is wrong. If you have forgotten your password, ask an administrator for a reset link.",
   );
 
-/** Logins that last: stored in the database, so every instance on one PostgreSQL accepts them. */
+/**
+ * Logins that last: stored in the database, so every instance on one PostgreSQL accepts them.
+ * A user's sessions end when their password changes or they are deactivated, in the same
+ * transaction: users say when, sessions listen.
+ */
 export class SessionService {
   private readonly failures: FailureWindow;
   private sweeper: NodeJS.Timeout | undefined;
@@ -47,10 +51,16 @@ export class SessionService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
-    private readonly users: Pick<UserService, "actor" | "authenticate" | "loggedIn">,
+    private readonly users: Pick<
+      UserService,
+      "acting" | "authenticate" | "loggedIn" | "onCredentialsChanged"
+    >,
     private readonly settings: SessionSettings,
   ) {
     this.failures = new FailureWindow(settings.failuresPerMinute, 60_000);
+    users.onCredentialsChanged((change, userId, keep) =>
+      sessionStore.removeForUser(change.db, userId, keep === undefined ? undefined : hash(keep)),
+    );
   }
 
   /** Deletes expired sessions every `intervalMs`; they are refused anyway, this keeps the table small. */
@@ -67,10 +77,13 @@ export class SessionService {
     return sessionStore.removeExpired(this.db, new Date());
   }
 
-  /** The user behind a session cookie, while the session lasts and the user is active. */
-  async resolve(id: string): Promise<UserActor | undefined> {
+  /**
+   * The user behind a session cookie, while the session lasts and the user is active; what
+   * they may do is project access's to say (grants), a layer up.
+   */
+  async resolve(id: string): Promise<UserRow | undefined> {
     const session = await sessionStore.active(this.db, hash(id), new Date());
-    return session && this.users.actor(session.user_id, "session");
+    return session && this.users.acting(session.user_id);
   }
 
   /** A new session for a user who has proved who they are (by password, or by single sign-on). */
@@ -114,10 +127,5 @@ export class SessionService {
       await sessionStore.remove(change.db, hash(id));
       change.credentialsChanged();
     });
-  }
-
-  /** Ends a user's sessions (but the one kept), inside the caller's transaction. */
-  endAll(db: Db, userId: number, keep?: string): Promise<void> {
-    return sessionStore.removeForUser(db, userId, keep === undefined ? undefined : hash(keep));
   }
 }

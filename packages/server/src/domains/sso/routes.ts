@@ -12,7 +12,7 @@ const tags = ["Auth"];
 /** The OpenID Connect settings, under /api/admin/auth/oidc/settings: admins only, as in the reference. */
 export const ssoSettingsRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
   app.get(
-    "",
+    "/api/admin/auth/oidc/settings",
     {
       schema: { tags, summary: "Get the OpenID Connect settings", response: { 200: OidcSettings } },
       config: { permission: "ADMIN" },
@@ -21,7 +21,7 @@ export const ssoSettingsRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> =
   );
 
   app.post(
-    "",
+    "/api/admin/auth/oidc/settings",
     {
       schema: {
         tags,
@@ -57,7 +57,7 @@ const redirect = (reply: FastifyReply, location: string) =>
 export const ssoLoginRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
   await app.register(cookie, COOKIE_WRITING);
   app.get(
-    "/login",
+    "/auth/oidc/login",
     {
       schema: {
         tags,
@@ -78,7 +78,7 @@ export const ssoLoginRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = as
   );
 
   app.get(
-    "/callback",
+    "/auth/oidc/callback",
     {
       schema: {
         tags,

@@ -13,6 +13,7 @@ import type { EventService } from "../events/service.js";
 import type { SessionService } from "../sessions/service.js";
 import type { UserService } from "../users/service.js";
 import { type LoginAttempt, localPath } from "./attempt.js";
+import type {} from "./events.js";
 import { connect, describe, ProviderProblem, unreachable } from "./provider.js";
 import type { OidcSettingsInput, OidcSettingsView } from "./schemas.js";
 import { authSettingsStore } from "./store.js";

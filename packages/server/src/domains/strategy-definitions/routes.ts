@@ -16,7 +16,7 @@ export const strategyDefinitionRoutes: FastifyPluginAsyncTypebox<{
   definitions: StrategyDefinitionService;
 }> = async (app, { definitions }) => {
   app.get(
-    "",
+    "/api/admin/strategies",
     {
       schema: { tags, summary: "List the strategies", response: { 200: StrategyDefinitionList } },
       config: { permission: "NONE" },
@@ -25,7 +25,7 @@ export const strategyDefinitionRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.get(
-    "/:name",
+    "/api/admin/strategies/:name",
     {
       schema: {
         tags,
@@ -39,7 +39,7 @@ export const strategyDefinitionRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.post(
-    "",
+    "/api/admin/strategies",
     {
       schema: {
         tags,
@@ -56,7 +56,7 @@ export const strategyDefinitionRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.put(
-    "/:name",
+    "/api/admin/strategies/:name",
     {
       schema: {
         tags,
@@ -73,11 +73,11 @@ export const strategyDefinitionRoutes: FastifyPluginAsyncTypebox<{
   );
 
   for (const [path, deprecated, summary] of [
-    ["deprecate", true, "Deprecate a strategy"],
-    ["reactivate", false, "Reactivate a deprecated strategy"],
+    ["/api/admin/strategies/:name/deprecate", true, "Deprecate a strategy"],
+    ["/api/admin/strategies/:name/reactivate", false, "Reactivate a deprecated strategy"],
   ] as const) {
     app.post(
-      `/:name/${path}`,
+      path,
       {
         schema: { tags, summary, params: StrategyName, response: { 200: Type.Null() } },
         config: { permission: "UPDATE_STRATEGY" },
@@ -89,7 +89,7 @@ export const strategyDefinitionRoutes: FastifyPluginAsyncTypebox<{
   }
 
   app.delete(
-    "/:name",
+    "/api/admin/strategies/:name",
     {
       schema: {
         tags,

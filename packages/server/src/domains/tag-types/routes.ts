@@ -19,7 +19,7 @@ export const tagTypeRoutes: FastifyPluginAsyncTypebox<{ tagTypes: TagTypeService
   { tagTypes },
 ) => {
   app.get(
-    "",
+    "/api/admin/tag-types",
     {
       schema: { tags, summary: "List the tag types", response: { 200: TagTypeList } },
       config: { permission: "NONE" },
@@ -28,7 +28,7 @@ export const tagTypeRoutes: FastifyPluginAsyncTypebox<{ tagTypes: TagTypeService
   );
 
   app.get(
-    "/:name",
+    "/api/admin/tag-types/:name",
     {
       schema: { tags, summary: "Get a tag type", params: TagTypeName, response: { 200: OneTagType } },
       config: { permission: "NONE" },
@@ -40,7 +40,7 @@ export const tagTypeRoutes: FastifyPluginAsyncTypebox<{ tagTypes: TagTypeService
   );
 
   app.post(
-    "",
+    "/api/admin/tag-types",
     {
       schema: { tags, summary: "Create a tag type", body: NewTagType, response: { 201: TagType } },
       config: { permission: "CREATE_TAG_TYPE" },
@@ -52,7 +52,7 @@ export const tagTypeRoutes: FastifyPluginAsyncTypebox<{ tagTypes: TagTypeService
   );
 
   app.put(
-    "/:name",
+    "/api/admin/tag-types/:name",
     {
       schema: {
         tags,
@@ -69,7 +69,7 @@ export const tagTypeRoutes: FastifyPluginAsyncTypebox<{ tagTypes: TagTypeService
   );
 
   app.delete(
-    "/:name",
+    "/api/admin/tag-types/:name",
     {
       schema: {
         tags,
@@ -85,7 +85,7 @@ export const tagTypeRoutes: FastifyPluginAsyncTypebox<{ tagTypes: TagTypeService
   );
 
   app.post(
-    "/validate",
+    "/api/admin/tag-types/validate",
     {
       schema: {
         tags,

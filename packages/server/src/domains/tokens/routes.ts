@@ -12,7 +12,7 @@ const tags = ["API tokens"];
  */
 export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokenService }> = async (app, { tokens }) => {
   app.get(
-    "",
+    "/api/admin/api-tokens",
     {
       schema: { tags, summary: "List the API tokens the caller may see", response: { 200: TokenList } },
       config: { permission: anyTokenPermission("read") },
@@ -21,7 +21,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokenService }> = 
   );
 
   app.post(
-    "",
+    "/api/admin/api-tokens",
     {
       schema: { tags, summary: "Create an API token", body: NewToken, response: { 201: CreatedToken } },
       config: { permission: anyTokenPermission("create") },
@@ -33,7 +33,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokenService }> = 
   );
 
   app.put(
-    "/:token",
+    "/api/admin/api-tokens/:token",
     {
       schema: {
         tags,
@@ -48,7 +48,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokenService }> = 
   );
 
   app.delete(
-    "/:token",
+    "/api/admin/api-tokens/:token",
     {
       schema: {
         tags,

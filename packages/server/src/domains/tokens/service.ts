@@ -3,10 +3,12 @@ import { invalidField, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor, TokenActor, TokenType } from "../../access/actor.js";
 import { can, canSee, hiddenProjects, requirePermission } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
+import { LastSeen } from "../../shared/last-seen.js";
 import type { EnvironmentService } from "../environments/service.js";
 import { resource } from "../events/resource.js";
 import type { EventService } from "../events/service.js";
 import type { ProjectService } from "../projects/service.js";
+import type {} from "./events.js";
 import { TOKEN_PERMISSIONS } from "./permissions.js";
 import type { CreatedToken, NewToken, TokenView } from "./schemas.js";
 import { type TokenRow, tokenStore } from "./store.js";
@@ -98,12 +100,10 @@ export class TokenService {
     string,
     { principal: Principal | undefined; until: number; expiresAt: number }
   >();
-  // Use is remembered in memory and written in batches, never on the request path.
-  private readonly seen = new Set<number>();
-  private flusher: NodeJS.Timeout | undefined;
   // Bumped whenever the cache is dropped: a lookup that started before a revocation must not
   // put its (now stale) answer back into the cache.
   private generation = 0;
+  private readonly seen = new LastSeen((ids, at) => tokenStore.markSeen(this.db, ids, at));
 
   constructor(
     private readonly db: Db,
@@ -119,20 +119,15 @@ export class TokenService {
 
   /** Starts writing `seenAt` every `flushMs`. */
   start(flushMs: number): void {
-    this.flusher = setInterval(() => void this.flushSeen().catch(() => {}), flushMs);
-    this.flusher.unref();
+    this.seen.start(flushMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.flusher);
-    await this.flushSeen().catch(() => {});
+  stop(): Promise<void> {
+    return this.seen.stop();
   }
 
-  async flushSeen(): Promise<void> {
-    if (this.seen.size === 0) return;
-    const ids = [...this.seen];
-    this.seen.clear();
-    await tokenStore.markSeen(this.db, ids, new Date());
+  flushSeen(): Promise<void> {
+    return this.seen.flush();
   }
 
   /** The tokens of the types the actor may read, of projects the actor sees. */
@@ -257,7 +252,7 @@ export class TokenService {
     const now = Date.now();
     const cached = this.cache.get(secret);
     if (cached && cached.until > now && cached.expiresAt > now) {
-      if (cached.principal) this.seen.add(cached.principal.tokenId);
+      if (cached.principal) this.seen.mark(cached.principal.tokenId);
       return cached.principal;
     }
     const generation = this.generation;
@@ -279,7 +274,7 @@ export class TokenService {
       // Unknown secrets are remembered briefly only, in case a notice of a new token is lost.
       this.cache.set(secret, { principal, until: now + (principal ? CACHE_MS : 1000), expiresAt });
     }
-    if (principal) this.seen.add(principal.tokenId);
+    if (principal) this.seen.mark(principal.tokenId);
     return principal;
   }
 }

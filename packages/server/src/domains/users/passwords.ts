@@ -1,13 +1,32 @@
 import { randomBytes, randomInt, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
 import { ApiError } from "@signalbox/protocol";
+import { PASSWORD_HASH_COST } from "../../config.js";
 
-// One of OWASP's equivalent scrypt settings (N=2^14, r=8, p=5): about 0.2 s of one core and
-// 16 MiB per hash, where N=2^17 would take 128 MiB for each login in flight.
-const COST = { ln: 14, r: 8, p: 5 };
+// scrypt's block size and parallelism, fixed; its cost (log2 N) is the configured one. At
+// N=2^14 this is one of OWASP's equivalent settings: about 0.2 s of one core and 16 MiB a
+// hash, where N=2^17 would take 128 MiB for each login in flight.
+const BLOCK = { r: 8, p: 5 };
 const KEY_BYTES = 32;
 
-function derive(password: string, salt: Buffer, cost: typeof COST): Promise<Buffer> {
-  const options: ScryptOptions = { N: 2 ** cost.ln, r: cost.r, p: cost.p, maxmem: 256 * 2 ** 20 };
+type Cost = { ln: number; r: number; p: number };
+
+// One setting for the process, as it has one configuration: buildApp sets it from there,
+// which spares every caller of hashPassword from carrying it.
+let cost: Cost = { ln: PASSWORD_HASH_COST.default, ...BLOCK };
+let dummy: Promise<string> | undefined;
+
+/**
+ * The cost of hashes made from now on (log2 N, see PASSWORD_HASH_COST). Stored hashes keep
+ * their own, so changing it locks nobody out: a password made at another cost still matches.
+ */
+export function setPasswordHashCost(ln: number): void {
+  if (ln === cost.ln) return;
+  cost = { ln, ...BLOCK };
+  dummy = undefined;
+}
+
+function derive(password: string, salt: Buffer, { ln, r, p }: Cost): Promise<Buffer> {
+  const options: ScryptOptions = { N: 2 ** ln, r, p, maxmem: 256 * 2 ** 20 };
   return new Promise((resolve, reject) =>
     scrypt(password.normalize("NFC"), salt, KEY_BYTES, options, (error, key) =>
       error ? reject(error) : resolve(key),
@@ -21,8 +40,8 @@ function derive(password: string, salt: Buffer, cost: typeof COST): Promise<Buff
  */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return `$scrypt$ln=${COST.ln},r=${COST.r},p=${COST.p}$${salt.toString("base64")}$${key.toString("base64")}`;
+  const key = await derive(password, salt, cost);
+  return `$scrypt$ln=${cost.ln},r=${cost.r},p=${cost.p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
 const STORED = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
@@ -41,11 +60,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-let dummy: Promise<string> | undefined;
-
 /**
  * A hash no password matches, checked when there is no user (or no password) to check
- * against: a login for someone unknown takes as long as one with a wrong password.
+ * against: a login for someone unknown takes as long as one with a wrong password made at
+ * the current cost.
  */
 export function unmatchableHash(): Promise<string> {
   dummy ??= hashPassword(randomBytes(32).toString("base64"));

@@ -26,7 +26,7 @@ const tags = ["Users"];
 /** People, under /api/admin/user-admin: an admin's to manage. */
 export const userAdminRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = async (app, { users }) => {
   app.get(
-    "",
+    "/api/admin/user-admin",
     {
       schema: {
         tags,
@@ -42,7 +42,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> 
   );
 
   app.get(
-    "/:id",
+    "/api/admin/user-admin/:id",
     {
       schema: { tags, summary: "Get a user", params: UserId, response: { 200: User } },
       config: { permission: "ADMIN" },
@@ -51,7 +51,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> 
   );
 
   app.post(
-    "",
+    "/api/admin/user-admin",
     {
       schema: {
         tags,
@@ -68,7 +68,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> 
   );
 
   app.put(
-    "/:id",
+    "/api/admin/user-admin/:id",
     {
       schema: {
         tags,
@@ -83,7 +83,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> 
   );
 
   app.delete(
-    "/:id",
+    "/api/admin/user-admin/:id",
     {
       schema: {
         tags,
@@ -99,7 +99,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> 
   );
 
   app.post(
-    "/:id/change-password",
+    "/api/admin/user-admin/:id/change-password",
     {
       schema: {
         tags,
@@ -116,7 +116,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> 
   );
 
   app.post(
-    "/validate-password",
+    "/api/admin/user-admin/validate-password",
     {
       schema: {
         tags,
@@ -132,7 +132,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> 
   );
 
   app.post(
-    "/reset-password",
+    "/api/admin/user-admin/reset-password",
     {
       schema: {
         tags,
@@ -159,7 +159,7 @@ export const currentUserRoutes: FastifyPluginAsyncTypebox<{ users: UserService }
   { users },
 ) => {
   app.get(
-    "",
+    "/api/admin/user",
     {
       schema: {
         tags,
@@ -175,7 +175,7 @@ export const currentUserRoutes: FastifyPluginAsyncTypebox<{ users: UserService }
   );
 
   app.get(
-    "/profile",
+    "/api/admin/user/profile",
     {
       schema: {
         tags,
@@ -188,7 +188,7 @@ export const currentUserRoutes: FastifyPluginAsyncTypebox<{ users: UserService }
   );
 
   app.post(
-    "/change-password",
+    "/api/admin/user/change-password",
     {
       schema: {
         tags,
@@ -215,7 +215,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ users: UserService
   const auth = ["Auth"];
 
   app.get(
-    "/validate",
+    "/auth/reset/validate",
     {
       schema: {
         tags: auth,
@@ -229,7 +229,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ users: UserService
   );
 
   app.post(
-    "/password",
+    "/auth/reset/password",
     {
       schema: {
         tags: auth,
@@ -245,7 +245,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ users: UserService
   );
 
   app.post(
-    "/validate-password",
+    "/auth/reset/validate-password",
     {
       schema: {
         tags: auth,

@@ -1,16 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiError, invalidField, nameExists, notFound, validationError } from "@signalbox/protocol";
 import { type Actor, system, type UserActor } from "../../access/actor.js";
-import { can, canSee } from "../../access/can.js";
-import type { Permission } from "../../access/permissions.js";
 import { isRootRole, ROLE_IDS } from "../../access/roles.js";
 import type { Db } from "../../db/connection.js";
-import type { GrantsService } from "../access/grants/service.js";
+import { LastSeen } from "../../shared/last-seen.js";
 import type { RoleService } from "../access/roles/service.js";
 import type { EnvironmentService } from "../environments/service.js";
-import type { UserEventData } from "../events/catalogue.js";
 import type { Change, EventService } from "../events/service.js";
-import type { SessionService } from "../sessions/service.js";
+import type { UserEventData } from "./events.js";
 import {
   hashPassword,
   randomPassword,
@@ -30,6 +27,9 @@ import type {
   UserView,
 } from "./schemas.js";
 import { type UserRow, userStore } from "./store.js";
+
+/** A user as stored: what sessions, tokens and grants are handed when they find one. */
+export type { UserRow };
 
 /** What events and the API show for a user: the username, else the email, else the name. */
 export const displayName = (user: Pick<UserRow, "username" | "email" | "name">): string =>
@@ -100,40 +100,39 @@ const invalidResetLink = () =>
     "This reset link is unknown, already used or expired: ask for a new one.",
   );
 
+/**
+ * What those who hold credentials for a user do when the user's credentials change (a new
+ * password, deactivation), inside the transaction that changes them: sessions end there.
+ * `keepSession` is the session the change was made from, which goes on.
+ */
+export type CredentialsListener = (change: Change, userId: number, keepSession?: string) => Promise<void>;
+
 /** People and service accounts: who they are, their passwords, and who they are when they act. */
 export class UserService {
-  // Use is remembered in memory and written in batches, never on the request path.
-  private readonly seen = new Set<number>();
-  private flusher: NodeJS.Timeout | undefined;
+  private readonly seen = new LastSeen((ids, at) => userStore.markSeen(this.db, ids, at));
+  private readonly credentialListeners: CredentialsListener[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
     private readonly others: {
-      grants: Pick<GrantsService, "of">;
       environments: Pick<EnvironmentService, "list">;
       roles: Pick<RoleService, "list">;
-      // Sessions ask users who a session is; users end sessions when a password or access changes.
-      sessions: () => Pick<SessionService, "endAll">;
     },
   ) {}
 
   /** Starts writing `seenAt` every `flushMs`. */
   start(flushMs: number): void {
-    this.flusher = setInterval(() => void this.flushSeen().catch(() => {}), flushMs);
-    this.flusher.unref();
+    this.seen.start(flushMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.flusher);
-    await this.flushSeen().catch(() => {});
+  stop(): Promise<void> {
+    return this.seen.stop();
   }
 
-  async flushSeen(): Promise<void> {
-    if (this.seen.size === 0) return;
-    const ids = [...this.seen];
-    this.seen.clear();
-    await userStore.markSeen(this.db, ids, new Date());
+  /** Hears of every change of a user's credentials, in its transaction. */
+  onCredentialsChanged(listener: CredentialsListener): void {
+    this.credentialListeners.push(listener);
   }
 
   /** A user or service account by id, active or not. */
@@ -168,42 +167,20 @@ export class UserService {
     return row && userView(row);
   }
 
-  /** The user as an actor, when they exist and are active: how sessions and tokens act. */
-  async actor(userId: number, via: UserActor["via"]): Promise<UserActor | undefined> {
+  /**
+   * The user when they exist and are active, remembered as seen: whom a session, a personal
+   * access token or a schedule acts as. What they may do is project access's to say (grants).
+   */
+  async acting(userId: number): Promise<UserRow | undefined> {
     const user = await userStore.byId(this.db, userId);
     if (!user?.is_active) return undefined;
-    this.seen.add(user.id);
-    return {
-      kind: "user",
-      userId: user.id,
-      name: displayName(user),
-      via,
-      grants: await this.others.grants.of(user.id),
-    };
+    this.seen.mark(user.id);
+    return user;
   }
 
-  /**
-   * The active people (not service accounts) who may do something in a project and
-   * environment, as `can` answers for each of them, and who see the project.
-   */
-  async peopleWho(
-    permission: Permission,
-    scope: { project: string; environment?: string },
-  ): Promise<UserRow[]> {
-    const able: UserRow[] = [];
-    for (const row of await userStore.list(this.db, false)) {
-      if (!row.is_active) continue;
-      const grants = await this.others.grants.of(row.id);
-      const person: UserActor = {
-        kind: "user",
-        userId: row.id,
-        name: displayName(row),
-        via: "session",
-        grants,
-      };
-      if (canSee(person, scope.project) && can(person, permission, scope)) able.push(row);
-    }
-    return able;
+  /** The active people, not service accounts. */
+  async activePeople(): Promise<UserRow[]> {
+    return (await userStore.list(this.db, false)).filter((row) => row.is_active);
   }
 
   /**
@@ -300,10 +277,7 @@ export class UserService {
         root_role_id: rootRole,
         is_active: changes.isActive,
       });
-      if (deactivating) {
-        await this.others.sessions().endAll(change.db, id);
-        change.credentialsChanged();
-      }
+      if (deactivating) await this.credentialsChanged(change, id);
       const after = await this.require(change.db, id);
       change.record({ type: EVENTS[kind].updated, data: eventData(after), preData: eventData(before) });
       return userView(after);
@@ -448,7 +422,12 @@ export class UserService {
   private async replacePassword(change: Change, userId: number, passwordHash: string, keepSession?: string) {
     await userStore.update(change.db, userId, { password_hash: passwordHash });
     await userStore.useResetTokens(change.db, userId, new Date());
-    await this.others.sessions().endAll(change.db, userId, keepSession);
+    await this.credentialsChanged(change, userId, keepSession);
+  }
+
+  /** Tells those who hold credentials for the user, and every instance's caches. */
+  private async credentialsChanged(change: Change, userId: number, keepSession?: string) {
+    for (const listener of this.credentialListeners) await listener(change, userId, keepSession);
     change.credentialsChanged();
   }
 

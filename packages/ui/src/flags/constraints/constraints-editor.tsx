@@ -1,7 +1,5 @@
 import {
-  ActionIcon,
   Autocomplete,
-  Button,
   Checkbox,
   Fieldset,
   Group,
@@ -12,8 +10,8 @@ import {
   Text,
   TextInput,
 } from "@mantine/core";
-import { IconPlus, IconTrash } from "@tabler/icons-react";
-import { useRef, useState } from "react";
+import { useState } from "react";
+import { EditableList, RemoveRowButton } from "../../components/editable-list";
 import { pickHint } from "../../components/pick-hint";
 import { type ContextField, useContextFields } from "../queries";
 import {
@@ -45,47 +43,24 @@ interface Props {
 export function ConstraintsEditor({ value, onChange }: Props) {
   const fields = useContextFields();
   const known = fields.data ?? [];
-  // Constraints have no ids: a row is known by its object, and an edited one keeps its row's.
-  const keys = useRef(new WeakMap<Constraint, number>());
-  const lastKey = useRef(0);
-  const keyOf = (constraint: Constraint) => {
-    let key = keys.current.get(constraint);
-    if (key === undefined) {
-      key = ++lastKey.current;
-      keys.current.set(constraint, key);
-    }
-    return key;
-  };
-  const replace = (index: number, next: Constraint) => {
-    const previous = value[index];
-    if (previous) keys.current.set(next, keyOf(previous));
-    onChange(value.map((constraint, at) => (at === index ? next : constraint)));
-  };
-  const add = () => onChange([...value, newConstraint(known[0]?.name ?? "userId")]);
-
   return (
-    <Stack gap="sm">
-      {value.length === 0 && (
-        <Text size="sm" c="dimmed">
-          No constraints.
-        </Text>
-      )}
-      {value.map((constraint, index) => (
+    <EditableList
+      value={value}
+      onChange={onChange}
+      newItem={() => newConstraint(known[0]?.name ?? "userId")}
+      addLabel="Add constraint"
+      empty="No constraints."
+    >
+      {({ item, index, change, remove }) => (
         <ConstraintRow
-          key={keyOf(constraint)}
           number={index + 1}
-          constraint={constraint}
+          constraint={item}
           fields={known}
-          onChange={(next) => replace(index, next)}
-          onRemove={() => onChange(value.filter((_, at) => at !== index))}
+          onChange={change}
+          onRemove={remove}
         />
-      ))}
-      <Group>
-        <Button variant="light" leftSection={<IconPlus size={16} />} onClick={add}>
-          Add constraint
-        </Button>
-      </Group>
-    </Stack>
+      )}
+    </EditableList>
   );
 }
 
@@ -138,15 +113,7 @@ function ConstraintRow({
             allowDeselect={false}
             w={300}
           />
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            size="lg"
-            aria-label={`Remove constraint ${number}`}
-            onClick={onRemove}
-          >
-            <IconTrash size={18} />
-          </ActionIcon>
+          <RemoveRowButton label={`Remove constraint ${number}`} onClick={onRemove} />
         </Group>
         <ValuesInput constraint={constraint} field={field} onChange={onChange} />
         <Group gap="lg">

@@ -9,12 +9,12 @@ import { GuardedButton } from "../../components/guarded-button";
 import { GuardedSwitch } from "../../components/guarded-switch";
 import { notifyDone } from "../../components/notify";
 import { RelativeTime } from "../../components/relative-time";
+import { queryKeys } from "../../query-keys";
 import { useFlagCan } from "../permissions";
 import {
   type Flag,
   type FlagEnvironment,
   type FlagPlace,
-  flagKey,
   type Strategy,
   type StrategyDefinition,
   useFlagChanged,
@@ -57,7 +57,7 @@ export function EnvironmentPanel({
 
   // The flag's view changes at once and goes back if the service refuses.
   const optimistic = async (edit: (environment: FlagEnvironment) => FlagEnvironment) => {
-    const key = flagKey(place);
+    const key = queryKeys.flags.detail(place.projectId, place.featureName);
     await client.cancelQueries({ queryKey: key });
     const previous = client.getQueryData<Flag>(key);
     if (previous) {
@@ -75,7 +75,8 @@ export function EnvironmentPanel({
     _variables: unknown,
     context: { previous: Flag | undefined } | undefined,
   ) => {
-    if (context?.previous) client.setQueryData(flagKey(place), context.previous);
+    if (context?.previous)
+      client.setQueryData(queryKeys.flags.detail(place.projectId, place.featureName), context.previous);
   };
 
   // A change that goes to a draft leaves the flag as it is: nothing to show before it is applied.

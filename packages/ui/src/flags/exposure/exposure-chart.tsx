@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { ErrorPanel } from "../../components/error-panel";
 import { plural } from "../../components/plural";
+import { queryKeys } from "../../query-keys";
 
 const HOURS = 48;
 const count = new Intl.NumberFormat();
@@ -24,7 +25,7 @@ type Report = Awaited<ReturnType<typeof fetchExposure>>["data"][number];
  */
 export function Exposure({ featureName, environments }: { featureName: string; environments: string[] }) {
   const metrics = useQuery({
-    queryKey: ["client-metrics", featureName, HOURS],
+    queryKey: queryKeys.flags.metrics(featureName, HOURS),
     queryFn: () => fetchExposure(featureName),
     refetchInterval: 60_000,
   });

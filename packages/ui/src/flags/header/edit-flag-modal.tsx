@@ -1,9 +1,10 @@
-import { Button, Checkbox, Group, Modal, Select, Stack, Textarea } from "@mantine/core";
-import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { Checkbox, Modal, Select, Stack } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { api, type paths, unwrap } from "../../api/client";
 import { FormError } from "../../components/form-error";
+import { DescriptionField, FormActions } from "../../components/form-fields";
 import { notifyDone } from "../../components/notify";
+import { useFormSave } from "../../components/use-form-save";
 import { type Flag, useFlagChanged } from "../queries";
 
 type Update =
@@ -23,13 +24,15 @@ const isFlagType = (type: string): type is FlagType => Object.hasOwn(FLAG_TYPES,
 /** The flag's description, type and impression data, changed together. */
 export function EditFlagModal({ flag, onClose }: { flag: Flag; onClose: () => void }) {
   const flagChanged = useFlagChanged({ projectId: flag.project, featureName: flag.name });
-  const [description, setDescription] = useState(flag.description ?? "");
-  const [type, setType] = useState<string>(flag.type);
-  const [impressionData, setImpressionData] = useState(flag.impressionData);
-
-  const save = useMutation({
-    meta: { quiet: true },
-    mutationFn: () =>
+  const form = useForm({
+    initialValues: {
+      description: flag.description ?? "",
+      type: flag.type as string,
+      impressionData: flag.impressionData,
+    },
+  });
+  const { mutation: save, submit } = useFormSave(form, {
+    save: ({ description, type, impressionData }) =>
       unwrap(
         api.PATCH("/api/admin/projects/{projectId}/features/{featureName}", {
           params: { path: { projectId: flag.project, featureName: flag.name } },
@@ -40,7 +43,7 @@ export function EditFlagModal({ flag, onClose }: { flag: Flag; onClose: () => vo
           ],
         }),
       ),
-    onSuccess: async () => {
+    onSaved: async () => {
       await flagChanged();
       notifyDone(`${flag.name} saved.`);
       onClose();
@@ -48,46 +51,21 @@ export function EditFlagModal({ flag, onClose }: { flag: Flag; onClose: () => vo
   });
 
   const types = Object.entries(FLAG_TYPES).map(([value, label]) => ({ value, label }));
-  if (!isFlagType(type)) types.push({ value: type, label: type });
+  if (!isFlagType(form.values.type)) types.push({ value: form.values.type, label: form.values.type });
 
   return (
     <Modal opened onClose={onClose} title={`Edit ${flag.name}`}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
+      <form onSubmit={submit}>
         <Stack>
-          <Textarea
-            label="Description"
-            autosize
-            minRows={2}
-            value={description}
-            onChange={(event) => setDescription(event.currentTarget.value)}
-          />
-          <Select
-            label="Flag type"
-            data={types}
-            value={type}
-            onChange={(next) => next && setType(next)}
-            allowDeselect={false}
-          />
+          <DescriptionField {...form.getInputProps("description")} />
+          <Select label="Flag type" data={types} allowDeselect={false} {...form.getInputProps("type")} />
           <Checkbox
             label="Impression data"
             description="SDKs emit an impression event each time they evaluate the flag"
-            checked={impressionData}
-            onChange={(event) => setImpressionData(event.currentTarget.checked)}
+            {...form.getInputProps("impressionData", { type: "checkbox" })}
           />
           <FormError error={save.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions submitLabel="Save" saving={save.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>

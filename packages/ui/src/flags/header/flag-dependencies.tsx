@@ -20,6 +20,7 @@ import { FormError } from "../../components/form-error";
 import { GuardedButton } from "../../components/guarded-button";
 import { notifyDone } from "../../components/notify";
 import { pickHint } from "../../components/pick-hint";
+import { queryKeys } from "../../query-keys";
 import { useFlagCan } from "../permissions";
 import { type Flag, useFlag, useFlagChanged } from "../queries";
 
@@ -120,7 +121,7 @@ function AddParentModal({ flag, onClose }: { flag: Flag; onClose: () => void }) 
   const [variants, setVariants] = useState<string[]>([]);
   const candidates = useQuery({
     // Not the project page's ["project", id, "flags", page]: that cache holds search pages.
-    queryKey: ["project", flag.project, "flag-names"],
+    queryKey: queryKeys.projects.flagNames(flag.project),
     queryFn: () =>
       unwrap(
         api.GET("/api/admin/projects/{projectId}/features", {

@@ -6,8 +6,9 @@ import { FormError } from "../../components/form-error";
 import { GuardedButton } from "../../components/guarded-button";
 import { notifyDone } from "../../components/notify";
 import { RelativeTime } from "../../components/relative-time";
+import { queryKeys } from "../../query-keys";
 import { useFlagCan } from "../permissions";
-import { type Flag, flagKey, useFlagChanged } from "../queries";
+import { type Flag, useFlagChanged } from "../queries";
 
 // What each stage means, as the reference explains them.
 const STAGES: Record<string, string> = {
@@ -25,7 +26,7 @@ export function LifecycleStage({ flag }: { flag: Flag }) {
   const flagChanged = useFlagChanged(place);
   const [completing, setCompleting] = useState(false);
   const stages = useQuery({
-    queryKey: [...flagKey(place), "lifecycle"],
+    queryKey: queryKeys.flags.lifecycle(place.projectId, place.featureName),
     queryFn: () =>
       unwrap(
         api.GET("/api/admin/projects/{projectId}/features/{featureName}/lifecycle", {

@@ -1,9 +1,12 @@
+import type { UserActor } from "../../../access/actor.js";
+import { can, canSee } from "../../../access/can.js";
 import type { Grants } from "../../../access/grants.js";
 import { ENVIRONMENT_PERMISSIONS, type Permission } from "../../../access/permissions.js";
 import { isRootRole, PREDEFINED, type PredefinedRole } from "../../../access/roles.js";
 import type { Db } from "../../../db/connection.js";
 import type { EventService } from "../../events/service.js";
 import type { ProjectService } from "../../projects/service.js";
+import { displayName, type UserRow, type UserService } from "../../users/service.js";
 import { grantsStore } from "./store.js";
 
 interface Role {
@@ -15,9 +18,11 @@ interface Role {
 const isPredefined = (role: Role) => role.type === "root" || role.type === "project";
 
 /**
- * Gathers a user's grants. Every change to roles, memberships and modes is an event, which
- * advances the revision, so an answer is kept until the revision moves: an admin request
- * costs no SQL for permissions, and no instance acts on access older than one revision.
+ * Gathers a user's grants, and so makes a user an actor: who they are is the people's to say,
+ * what they may do depends on projects, their modes and memberships, which sit above people.
+ * Every change to roles, memberships and modes is an event, which advances the revision, so
+ * an answer is kept until the revision moves: an admin request costs no SQL for permissions,
+ * and no instance acts on access older than one revision.
  */
 export class GrantsService {
   private readonly cache = new Map<number, { revision: number; grants: Grants }>();
@@ -25,8 +30,38 @@ export class GrantsService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
-    private readonly projects: Pick<ProjectService, "restrictedModes">,
+    private readonly others: {
+      projects: Pick<ProjectService, "restrictedModes">;
+      users: Pick<UserService, "acting" | "activePeople">;
+    },
   ) {}
+
+  /** The user as an actor, when they exist and are active: how a schedule acts for its author. */
+  async actor(userId: number, via: UserActor["via"]): Promise<UserActor | undefined> {
+    const user = await this.others.users.acting(userId);
+    return user && this.actorOf(user, via);
+  }
+
+  /** An active user, as a session or personal access token found them, as an actor. */
+  async actorOf(user: UserRow, via: UserActor["via"]): Promise<UserActor> {
+    return { kind: "user", userId: user.id, name: displayName(user), via, grants: await this.of(user.id) };
+  }
+
+  /**
+   * The active people (not service accounts) who may do something in a project and
+   * environment, as `can` answers for each of them, and who see the project.
+   */
+  async peopleWho(
+    permission: Permission,
+    scope: { project: string; environment?: string },
+  ): Promise<UserRow[]> {
+    const able: UserRow[] = [];
+    for (const row of await this.others.users.activePeople()) {
+      const person = await this.actorOf(row, "session");
+      if (canSee(person, scope.project) && can(person, permission, scope)) able.push(row);
+    }
+    return able;
+  }
 
   async of(userId: number): Promise<Grants> {
     const revision = this.events.currentRevision;
@@ -42,7 +77,7 @@ export class GrantsService {
     const [rootRoles, projectRoles, modes] = await Promise.all([
       grantsStore.rootRoles(db, userId),
       grantsStore.projectRoles(db, userId),
-      this.projects.restrictedModes(db),
+      this.others.projects.restrictedModes(db),
     ]);
     const custom = [...rootRoles, ...projectRoles].filter((role) => !isPredefined(role));
     const stored = await grantsStore.permissions(

@@ -8,7 +8,7 @@ const tags = ["Users"];
 /** Groups of users, under /api/admin/groups. */
 export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = async (app, { groups }) => {
   app.get(
-    "",
+    "/api/admin/groups",
     {
       schema: { tags, summary: "List the groups with their users", response: { 200: GroupList } },
       config: { permission: "NONE" },
@@ -17,7 +17,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
   );
 
   app.get(
-    "/:groupId",
+    "/api/admin/groups/:groupId",
     {
       schema: { tags, summary: "Get a group with its users", params: GroupId, response: { 200: Group } },
       config: { permission: "NONE" },
@@ -26,7 +26,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
   );
 
   app.post(
-    "",
+    "/api/admin/groups",
     {
       schema: {
         tags,
@@ -43,7 +43,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
   );
 
   app.put(
-    "/:groupId",
+    "/api/admin/groups/:groupId",
     {
       schema: {
         tags,
@@ -58,7 +58,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
   );
 
   app.delete(
-    "/:groupId",
+    "/api/admin/groups/:groupId",
     {
       schema: {
         tags,

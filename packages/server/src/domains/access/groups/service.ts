@@ -2,12 +2,12 @@ import { invalidField, nameExists, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import { canSee } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
-import type { GroupEventData } from "../../events/catalogue.js";
 import { resource } from "../../events/resource.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { PersonView } from "../../users/schemas.js";
 import type { UserService } from "../../users/service.js";
 import type { RoleService } from "../roles/service.js";
+import type { GroupEventData } from "./events.js";
 import type { GroupView, NewGroup } from "./schemas.js";
 import { type GroupRow, groupStore } from "./store.js";
 
@@ -38,7 +38,7 @@ function recordMembers(change: Change, groupId: number, before: readonly number[
   }
 }
 
-/** What project access asks of groups: the projects a group holds roles in. */
+/** What group listings ask of project access: the projects a group holds roles in. */
 export interface GroupProjects {
   projectsOfGroups(db: Db, groupIds: readonly number[]): Promise<Map<number, string[]>>;
 }
@@ -53,7 +53,7 @@ export class GroupService {
     private readonly events: EventService,
     private readonly roles: Pick<RoleService, "requireRootRole">,
     private readonly users: Pick<UserService, "byIds" | "missing">,
-    private readonly members: () => GroupProjects,
+    private readonly members: GroupProjects,
   ) {}
 
   async list(actor: Actor): Promise<GroupView[]> {
@@ -173,7 +173,7 @@ export class GroupService {
     const ids = rows.map((row) => row.id);
     const [members, projects] = await Promise.all([
       groupStore.users(db, ids),
-      this.members().projectsOfGroups(db, ids),
+      this.members.projectsOfGroups(db, ids),
     ]);
     const persons = new Map<number, PersonView>(
       (

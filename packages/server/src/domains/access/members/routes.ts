@@ -25,7 +25,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
   { members },
 ) => {
   app.get(
-    "/access",
+    "/api/admin/projects/:projectId/access",
     {
       schema: {
         tags,
@@ -39,7 +39,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
   );
 
   app.post(
-    "/access",
+    "/api/admin/projects/:projectId/access",
     {
       schema: {
         tags,
@@ -56,7 +56,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
   );
 
   app.put(
-    "/access",
+    "/api/admin/projects/:projectId/access",
     {
       schema: {
         tags,
@@ -80,7 +80,16 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
       kind,
       id: (kind === "user" ? params.userId : params.groupId) as number,
     });
-    const path = kind === "user" ? "/users/:userId/roles" : "/groups/:groupId/roles";
+    const [path, rolePath] =
+      kind === "user"
+        ? [
+            "/api/admin/projects/:projectId/users/:userId/roles",
+            "/api/admin/projects/:projectId/users/:userId/roles/:roleId",
+          ]
+        : [
+            "/api/admin/projects/:projectId/groups/:groupId/roles",
+            "/api/admin/projects/:projectId/groups/:groupId/roles/:roleId",
+          ];
 
     app.put(
       path,
@@ -121,7 +130,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
     );
 
     app.post(
-      `${path}/:roleId`,
+      rolePath,
       {
         schema: {
           tags,
@@ -138,7 +147,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
     );
 
     app.delete(
-      `${path}/:roleId`,
+      rolePath,
       {
         schema: {
           tags,

@@ -2,12 +2,13 @@ import { ApiError, invalidField, noAccess, notFound } from "@signalbox/protocol"
 import type { Actor } from "../../../access/actor.js";
 import { ROLE_IDS } from "../../../access/roles.js";
 import type { Db } from "../../../db/connection.js";
-import type { EventInput, ProjectAccessConfigurationData } from "../../events/catalogue.js";
+import type { EventInput } from "../../events/catalogue.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { ProjectService } from "../../projects/service.js";
 import type { UserService } from "../../users/service.js";
 import type { GroupService } from "../groups/service.js";
-import type { RoleService } from "../roles/service.js";
+import type { RoleHolders, RoleService, RoleUse } from "../roles/service.js";
+import type { ProjectAccessConfigurationData } from "./events.js";
 import type { AccessConfiguration, NewAccess, ProjectAccess, ProjectOwner } from "./schemas.js";
 import { type Holder, type Membership, memberStore } from "./store.js";
 
@@ -106,14 +107,14 @@ function roleRemoved(project: string, holder: Holder, roleId: number): EventInpu
  * Who may do what in a project: the project roles given to users and groups there. Every
  * change is an event, so the revision moves and everyone's permissions are read afresh.
  */
-export class MemberService {
+export class MemberService implements RoleHolders {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
     private readonly projects: Pick<ProjectService, "missing">,
     private readonly roles: Pick<RoleService, "projectRoles" | "requireProjectRoles">,
-    private readonly groups: Pick<GroupService, "missing" | "summaries" | "groupsOf">,
-    private readonly users: Pick<UserService, "byIds" | "missing">,
+    private readonly groups: Pick<GroupService, "missing" | "summaries" | "groupsOf" | "withRootRole">,
+    private readonly users: Pick<UserService, "byIds" | "missing" | "withRootRole">,
   ) {}
 
   /** The project's users and groups with their roles, and the roles that can be given there. */
@@ -347,18 +348,17 @@ export class MemberService {
     return new Map([...members].map(([project, users]) => [project, users.size]));
   }
 
-  /** How many project memberships, of users and groups, give the role. */
-  withRole(db: Db, roleId: number): Promise<number> {
-    return memberStore.holders(db, roleId);
-  }
-
-  /** The projects each group holds a role in. */
-  async projectsOfGroups(db: Db, groupIds: readonly number[]): Promise<Map<number, string[]>> {
-    const projects = new Map<number, string[]>();
-    for (const { group_id, project } of await memberStore.projectsOfGroups(db, groupIds)) {
-      projects.set(group_id, [...(projects.get(group_id) ?? []), project]);
-    }
-    return projects;
+  /**
+   * Who holds the role: users and groups as their root role, and project memberships of
+   * either. Asked here, where all three are in sight, before roles delete or retype one.
+   */
+  async holding(db: Db, roleId: number): Promise<RoleUse> {
+    const [byUsers, byGroups, memberships] = await Promise.all([
+      this.users.withRootRole(db, roleId),
+      this.groups.withRootRole(db, roleId),
+      memberStore.holders(db, roleId),
+    ]);
+    return { byUsers, byGroups, memberships };
   }
 
   private async requireProject(db: Db, project: string): Promise<void> {

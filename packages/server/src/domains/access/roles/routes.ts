@@ -1,14 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { NewRole, PermissionCatalogue, RoleId, RoleList, RoleWithPermissions } from "./schemas.js";
-import type { RoleService } from "./service.js";
+import type { RoleHolders, RoleService } from "./service.js";
 
 const tags = ["Roles"];
 
 /** Roles under /api/admin/roles, and the catalogue of permissions at /api/admin/permissions. */
-export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RoleService }> = async (app, { roles }) => {
+export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RoleService; holders: RoleHolders }> = async (
+  app,
+  { roles, holders },
+) => {
   app.get(
-    "/roles",
+    "/api/admin/roles",
     {
       schema: { tags, summary: "List the predefined and custom roles", response: { 200: RoleList } },
       config: { permission: "READ_ROLE" },
@@ -17,7 +20,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RoleService }> = asy
   );
 
   app.get(
-    "/roles/:id",
+    "/api/admin/roles/:id",
     {
       schema: {
         tags,
@@ -31,7 +34,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RoleService }> = asy
   );
 
   app.post(
-    "/roles",
+    "/api/admin/roles",
     {
       schema: {
         tags,
@@ -48,7 +51,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RoleService }> = asy
   );
 
   app.put(
-    "/roles/:id",
+    "/api/admin/roles/:id",
     {
       schema: {
         tags,
@@ -59,11 +62,11 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RoleService }> = asy
       },
       config: { permission: "ADMIN" },
     },
-    (request) => roles.update(request.actor, request.params.id, request.body),
+    (request) => roles.update(request.actor, request.params.id, request.body, holders),
   );
 
   app.delete(
-    "/roles/:id",
+    "/api/admin/roles/:id",
     {
       schema: {
         tags,
@@ -74,12 +77,12 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RoleService }> = asy
       config: { permission: "ADMIN" },
     },
     async (request) => {
-      await roles.remove(request.actor, request.params.id);
+      await roles.remove(request.actor, request.params.id, holders);
     },
   );
 
   app.post(
-    "/roles/validate",
+    "/api/admin/roles/validate",
     {
       schema: {
         tags,
@@ -95,7 +98,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RoleService }> = asy
   );
 
   app.get(
-    "/permissions",
+    "/api/admin/permissions",
     {
       schema: {
         tags,

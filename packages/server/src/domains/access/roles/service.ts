@@ -3,10 +3,10 @@ import type { Actor } from "../../../access/actor.js";
 import { isRootRole, PREDEFINED, type PredefinedRole } from "../../../access/roles.js";
 import type { Db } from "../../../db/connection.js";
 import type { EnvironmentService } from "../../environments/service.js";
-import type { RoleEventData } from "../../events/catalogue.js";
 import { resource } from "../../events/resource.js";
 import type { EventService } from "../../events/service.js";
 import { type CataloguedPermission, catalogued, GRANTABLE, grantable } from "./catalogue.js";
+import type { RoleEventData } from "./events.js";
 import type {
   NewRole,
   PermissionCatalogue,
@@ -69,13 +69,19 @@ const roles = resource<number, RoleEventData>({
   events: { created: "role-created", updated: "role-updated", deleted: "role-deleted" },
 });
 
-/** Who holds roles: asked of the domains that give them before a role is deleted or retyped. */
+/** How many hold a role: users and groups as their root role, and project memberships. */
+export interface RoleUse {
+  byUsers: number;
+  byGroups: number;
+  memberships: number;
+}
+
+/**
+ * Who holds roles, asked before a role is deleted or retyped. Roles are given by the layers
+ * above them (users, groups, project members), so the caller brings the answer's source.
+ */
 export interface RoleHolders {
-  /** Users whose root role it is. */
-  users: { withRootRole(db: Db, roleId: number): Promise<number> };
-  groups: { withRootRole(db: Db, roleId: number): Promise<number> };
-  /** Project memberships, of users and of groups, that give it. */
-  members: { withRole(db: Db, roleId: number): Promise<number> };
+  holding(db: Db, roleId: number): Promise<RoleUse>;
 }
 
 /** The predefined roles and the custom roles admins make, with the catalogue of permissions. */
@@ -84,7 +90,6 @@ export class RoleService {
     private readonly db: Db,
     private readonly events: EventService,
     private readonly environments: Pick<EnvironmentService, "list" | "missing">,
-    private readonly holders: () => RoleHolders,
   ) {}
 
   async list(_actor: Actor): Promise<RoleView[]> {
@@ -125,12 +130,12 @@ export class RoleService {
   }
 
   /** Changes a custom role; a description or permissions left out are kept. */
-  update(actor: Actor, id: number, input: NewRole): Promise<RoleWithPermissions> {
+  update(actor: Actor, id: number, input: NewRole, holders: RoleHolders): Promise<RoleWithPermissions> {
     return this.events.change(actor, async (change) => {
       const updated = await roles.update(change, id, async (before) => {
         refusePredefined(before);
         const type = input.type ?? (before.type as CustomType);
-        if (type !== before.type && Object.values(await this.usage(change.db, id)).some(Boolean)) {
+        if (type !== before.type && Object.values(await holders.holding(change.db, id)).some(Boolean)) {
           throw invalidField(
             "type",
             `Role ${before.name} is in use, so it stays a ${before.type} role: a role given in projects cannot become a root role, nor the other way round`,
@@ -151,11 +156,11 @@ export class RoleService {
     });
   }
 
-  async remove(actor: Actor, id: number): Promise<void> {
+  async remove(actor: Actor, id: number, holders: RoleHolders): Promise<void> {
     await this.events.change(actor, (change) =>
       roles.remove(change, id, async (before) => {
         refusePredefined(before);
-        const { byUsers, byGroups, memberships } = await this.usage(change.db, id);
+        const { byUsers, byGroups, memberships } = await holders.holding(change.db, id);
         if (byUsers + byGroups + memberships > 0) {
           throw new ApiError(
             "RoleInUseError",
@@ -201,17 +206,6 @@ export class RoleService {
     if (!isRootRole(role.type)) {
       throw invalidField(field, `${role.name} (${role.id}) is a project role, not a root role`);
     }
-  }
-
-  /** How many hold the role: users and groups as their root role, and project memberships. */
-  private async usage(db: Db, id: number) {
-    const { users, groups, members } = this.holders();
-    const [byUsers, byGroups, memberships] = await Promise.all([
-      users.withRootRole(db, id),
-      groups.withRootRole(db, id),
-      members.withRole(db, id),
-    ]);
-    return { byUsers, byGroups, memberships };
   }
 
   /**

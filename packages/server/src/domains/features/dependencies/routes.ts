@@ -6,7 +6,6 @@ import type { DependencyService } from "./service.js";
 
 const tags = ["Dependencies"];
 
-/** Under `/api/admin/projects/:projectId`. */
 export const dependencyRoutes: FastifyPluginAsyncTypebox<{ dependencies: DependencyService }> = async (
   app,
   { dependencies },
@@ -14,7 +13,7 @@ export const dependencyRoutes: FastifyPluginAsyncTypebox<{ dependencies: Depende
   const permission = "UPDATE_FEATURE_DEPENDENCY";
 
   app.post(
-    "/features/:featureName/dependencies",
+    "/api/admin/projects/:projectId/features/:featureName/dependencies",
     {
       config: { permission },
       schema: {
@@ -32,7 +31,7 @@ export const dependencyRoutes: FastifyPluginAsyncTypebox<{ dependencies: Depende
   );
 
   app.delete(
-    "/features/:featureName/dependencies/:parent",
+    "/api/admin/projects/:projectId/features/:featureName/dependencies/:parent",
     {
       config: { permission },
       schema: {
@@ -49,7 +48,7 @@ export const dependencyRoutes: FastifyPluginAsyncTypebox<{ dependencies: Depende
   );
 
   app.delete(
-    "/features/:featureName/dependencies",
+    "/api/admin/projects/:projectId/features/:featureName/dependencies",
     {
       config: { permission },
       schema: {
@@ -66,7 +65,7 @@ export const dependencyRoutes: FastifyPluginAsyncTypebox<{ dependencies: Depende
   );
 
   app.get(
-    "/dependencies",
+    "/api/admin/projects/:projectId/dependencies",
     {
       config: { permission: "NONE" },
       schema: {

@@ -1,9 +1,10 @@
 import { invalidField, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import type { Db } from "../../../db/connection.js";
-import { refuseUnreviewed } from "../../change-requests/gate.js";
+import { refuseUnreviewed } from "../../change-gate/gate.js";
 import type { EventService } from "../../events/service.js";
 import type { FlagService } from "../flags/service.js";
+import type {} from "./events.js";
 import type { DependencyInput } from "./schemas.js";
 import { dependencyStore } from "./store.js";
 

@@ -1,33 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { JsonPatch } from "../../../shared/json-patch.js";
+import { CreateFeature, Names, SwitchQuery } from "../editing/schemas.js";
+import type { FlagEditingService } from "../editing/service.js";
 import { EnvironmentParams, FeatureNameParams, FeatureParams, ProjectParams } from "../params.js";
-import {
-  CreateFeature,
-  FeatureList,
-  FeatureView,
-  Listing,
-  ListQuery,
-  Names,
-  SearchQuery,
-  SearchResult,
-  Staleness,
-  SwitchQuery,
-  UpdateFeature,
-  ValidateName,
-} from "./schemas.js";
+import { FeatureList, FeatureView, Listing, ListQuery, SearchQuery, SearchResult } from "../view/schemas.js";
+import type { FlagViewService } from "../view/service.js";
+import { Staleness, UpdateFeature, ValidateName } from "./schemas.js";
 import type { FlagService } from "./service.js";
 
 const tags = ["Features"];
-const flag = "/projects/:projectId/features/:featureName";
 // Answers without a body.
 const done = { 200: Type.Null() };
 const accepted = { 202: Type.Null() };
 
-/** Under `/api/admin`: flags are reached through their project, by name alone, and in the archive. */
-export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = async (app, { flags }) => {
+/**
+ * Flags are reached through their project, by name alone, and in the archive. What only the
+ * flag's row holds is the flags' to answer; what reaches its parts is the flag editing's; what
+ * shows the flag whole is the flag view's.
+ */
+export const flagRoutes: FastifyPluginAsyncTypebox<{
+  flags: FlagService;
+  editing: FlagEditingService;
+  views: FlagViewService;
+}> = async (app, { flags, editing, views }) => {
   app.post(
-    "/projects/:projectId/features",
+    "/api/admin/projects/:projectId/features",
     {
       config: { permission: "CREATE_FEATURE" },
       schema: {
@@ -38,11 +36,11 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
         response: { 200: FeatureView },
       },
     },
-    (request) => flags.create(request.actor, request.params.projectId, request.body),
+    (request) => editing.create(request.actor, request.params.projectId, request.body),
   );
 
   app.post(
-    "/features/validate",
+    "/api/admin/features/validate",
     {
       config: { permission: "NONE" },
       schema: {
@@ -59,7 +57,7 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
   );
 
   app.get(
-    "/projects/:projectId/features",
+    "/api/admin/projects/:projectId/features",
     {
       config: { permission: "NONE" },
       schema: {
@@ -75,13 +73,13 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
       const filters = { namePrefix, tags: tag === undefined ? [] : [tag].flat() };
       return {
         version: 2,
-        features: await flags.listProject(request.actor, request.params.projectId, filters),
+        features: await views.listProject(request.actor, request.params.projectId, filters),
       };
     },
   );
 
   app.get(
-    "/search/features",
+    "/api/admin/search/features",
     {
       config: { permission: "NONE" },
       schema: {
@@ -91,11 +89,11 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
         response: { 200: SearchResult },
       },
     },
-    (request) => flags.search(request.actor, request.query),
+    (request) => views.search(request.actor, request.query),
   );
 
   app.get(
-    flag,
+    "/api/admin/projects/:projectId/features/:featureName",
     {
       config: { permission: "NONE" },
       schema: {
@@ -105,16 +103,16 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
         response: { 200: FeatureView },
       },
     },
-    (request) => flags.get(request.actor, request.params.projectId, request.params.featureName),
+    (request) => views.get(request.actor, request.params.projectId, request.params.featureName),
   );
 
   app.get(
-    "/features/:featureName",
+    "/api/admin/features/:featureName",
     {
       config: { permission: "NONE" },
       schema: { tags, summary: "A flag, by name", params: FeatureNameParams, response: { 200: FeatureView } },
     },
-    (request) => flags.get(request.actor, undefined, request.params.featureName),
+    (request) => views.get(request.actor, undefined, request.params.featureName),
   );
 
   for (const [method, body, summary] of [
@@ -122,18 +120,18 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
     ["patch", JsonPatch, "Changes a flag's metadata, or its project, with a JSON Patch"],
   ] as const) {
     app[method](
-      flag,
+      "/api/admin/projects/:projectId/features/:featureName",
       {
         config: { permission: "UPDATE_FEATURE" },
         schema: { tags, summary, params: FeatureParams, body, response: { 200: FeatureView } },
       },
       (request) =>
-        flags.update(request.actor, request.params.projectId, request.params.featureName, request.body),
+        editing.update(request.actor, request.params.projectId, request.params.featureName, request.body),
     );
   }
 
   app.post(
-    "/projects/:projectId/stale",
+    "/api/admin/projects/:projectId/stale",
     {
       config: { permission: "UPDATE_FEATURE" },
       schema: {
@@ -153,25 +151,35 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
 
   // Archive: archiving, reviving and deleting for good.
   app.delete(
-    flag,
+    "/api/admin/projects/:projectId/features/:featureName",
     {
       config: { permission: "DELETE_FEATURE" },
       schema: { tags, summary: "Archives a flag", params: FeatureParams, response: accepted },
     },
     async (request, reply) => {
-      await flags.archive(request.actor, request.params.projectId, [request.params.featureName]);
+      await editing.archive(request.actor, request.params.projectId, [request.params.featureName]);
       reply.status(202);
     },
   );
 
   for (const [path, permission, act, summary] of [
-    ["archive", "DELETE_FEATURE", "archive", "Archives flags of the project"],
-    ["revive", "UPDATE_FEATURE", "revive", "Revives archived flags of the project"],
-    ["delete", "DELETE_FEATURE", "remove", "Deletes archived flags of the project for good"],
+    ["/api/admin/projects/:projectId/archive", "DELETE_FEATURE", "archive", "Archives flags of the project"],
+    [
+      "/api/admin/projects/:projectId/revive",
+      "UPDATE_FEATURE",
+      "revive",
+      "Revives archived flags of the project",
+    ],
+    [
+      "/api/admin/projects/:projectId/delete",
+      "DELETE_FEATURE",
+      "remove",
+      "Deletes archived flags of the project for good",
+    ],
   ] as const) {
     const status = act === "archive" ? 202 : 200;
     app.post(
-      `/projects/:projectId/${path}`,
+      path,
       {
         config: { permission },
         schema: {
@@ -183,23 +191,23 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
         },
       },
       async (request, reply) => {
-        await flags[act](request.actor, request.params.projectId, request.body.features);
+        await editing[act](request.actor, request.params.projectId, request.body.features);
         reply.status(status);
       },
     );
   }
 
   app.get(
-    "/archive/features",
+    "/api/admin/archive/features",
     {
       config: { permission: "NONE" },
       schema: { tags, summary: "Every archived flag", response: { 200: FeatureList } },
     },
-    async (request) => ({ version: 2, features: await flags.listArchived(request.actor) }),
+    async (request) => ({ version: 2, features: await views.listArchived(request.actor) }),
   );
 
   app.get(
-    "/archive/features/:projectId",
+    "/api/admin/archive/features/:projectId",
     {
       config: { permission: "NONE" },
       schema: {
@@ -211,23 +219,23 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
     },
     async (request) => ({
       version: 2,
-      features: await flags.listArchived(request.actor, request.params.projectId),
+      features: await views.listArchived(request.actor, request.params.projectId),
     }),
   );
 
   app.post(
-    "/archive/revive/:featureName",
+    "/api/admin/archive/revive/:featureName",
     {
       config: { permission: "UPDATE_FEATURE" },
       schema: { tags, summary: "Revives an archived flag", params: FeatureNameParams, response: done },
     },
     async (request) => {
-      await flags.revive(request.actor, undefined, [request.params.featureName]);
+      await editing.revive(request.actor, undefined, [request.params.featureName]);
     },
   );
 
   app.delete(
-    "/archive/:featureName",
+    "/api/admin/archive/:featureName",
     {
       config: { permission: "DELETE_FEATURE" },
       schema: {
@@ -238,21 +246,21 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
       },
     },
     async (request) => {
-      await flags.remove(request.actor, undefined, [request.params.featureName]);
+      await editing.remove(request.actor, undefined, [request.params.featureName]);
     },
   );
 
-  for (const [suffix, enabled] of [
-    ["on", true],
-    ["off", false],
+  for (const [path, enabled] of [
+    ["/api/admin/projects/:projectId/features/:featureName/environments/:environment/on", true],
+    ["/api/admin/projects/:projectId/features/:featureName/environments/:environment/off", false],
   ] as const) {
     app.post(
-      `${flag}/environments/:environment/${suffix}`,
+      path,
       {
         config: { permission: "UPDATE_FEATURE_ENVIRONMENT" },
         schema: {
           tags,
-          summary: `Switches the flag ${suffix} in the environment`,
+          summary: `Switches the flag ${enabled ? "on" : "off"} in the environment`,
           params: EnvironmentParams,
           querystring: SwitchQuery,
           response: done,
@@ -260,7 +268,7 @@ export const flagRoutes: FastifyPluginAsyncTypebox<{ flags: FlagService }> = asy
       },
       async (request) => {
         const activate = request.query.shouldActivateDisabledStrategies === true;
-        await flags.setEnabled(request.actor, request.params, enabled, activate);
+        await editing.setEnabled(request.actor, request.params, enabled, activate);
       },
     );
   }

@@ -6,13 +6,12 @@ import type { LifecycleService } from "./service.js";
 
 const tags = ["Lifecycle"];
 
-/** Under `/api/admin/projects/:projectId/features/:featureName/lifecycle`. */
 export const lifecycleRoutes: FastifyPluginAsyncTypebox<{ lifecycle: LifecycleService }> = async (
   app,
   { lifecycle },
 ) => {
   app.get(
-    "",
+    "/api/admin/projects/:projectId/features/:featureName/lifecycle",
     {
       config: { permission: "NONE" },
       schema: {
@@ -26,7 +25,7 @@ export const lifecycleRoutes: FastifyPluginAsyncTypebox<{ lifecycle: LifecycleSe
   );
 
   app.post(
-    "/complete",
+    "/api/admin/projects/:projectId/features/:featureName/lifecycle/complete",
     {
       config: { permission: "UPDATE_FEATURE" },
       schema: {
@@ -44,7 +43,7 @@ export const lifecycleRoutes: FastifyPluginAsyncTypebox<{ lifecycle: LifecycleSe
   );
 
   app.post(
-    "/uncomplete",
+    "/api/admin/projects/:projectId/features/:featureName/lifecycle/uncomplete",
     {
       config: { permission: "UPDATE_FEATURE" },
       schema: {

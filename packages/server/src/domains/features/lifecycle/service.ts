@@ -3,6 +3,7 @@ import type { Actor } from "../../../access/actor.js";
 import type { Db } from "../../../db/connection.js";
 import type { EventService } from "../../events/service.js";
 import type { FlagService } from "../flags/service.js";
+import type {} from "./events.js";
 import type { Completion, CurrentStage, StageEntry } from "./schemas.js";
 import { lifecycleStore } from "./store.js";
 

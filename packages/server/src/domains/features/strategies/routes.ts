@@ -7,13 +7,12 @@ import type { StrategyService } from "./service.js";
 
 const tags = ["Features"];
 
-/** Under `/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies`. */
 export const strategyRoutes: FastifyPluginAsyncTypebox<{ strategies: StrategyService }> = async (
   app,
   { strategies },
 ) => {
   app.get(
-    "",
+    "/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies",
     {
       config: { permission: "NONE" },
       schema: {
@@ -27,7 +26,7 @@ export const strategyRoutes: FastifyPluginAsyncTypebox<{ strategies: StrategySer
   );
 
   app.post(
-    "",
+    "/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies",
     {
       config: { permission: "CREATE_FEATURE_STRATEGY" },
       schema: {
@@ -42,7 +41,7 @@ export const strategyRoutes: FastifyPluginAsyncTypebox<{ strategies: StrategySer
   );
 
   app.post(
-    "/set-sort-order",
+    "/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/set-sort-order",
     {
       config: { permission: "UPDATE_FEATURE_STRATEGY" },
       schema: {
@@ -59,7 +58,7 @@ export const strategyRoutes: FastifyPluginAsyncTypebox<{ strategies: StrategySer
   );
 
   app.get(
-    "/:strategyId",
+    "/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId",
     {
       config: { permission: "NONE" },
       schema: { tags, summary: "One strategy", params: StrategyParams, response: { 200: StrategyView } },
@@ -72,7 +71,7 @@ export const strategyRoutes: FastifyPluginAsyncTypebox<{ strategies: StrategySer
     ["patch", JsonPatch, "Changes a strategy with a JSON Patch"],
   ] as const) {
     app[method](
-      "/:strategyId",
+      "/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId",
       {
         config: { permission: "UPDATE_FEATURE_STRATEGY" },
         schema: { tags, summary, params: StrategyParams, body, response: { 200: StrategyView } },
@@ -82,7 +81,7 @@ export const strategyRoutes: FastifyPluginAsyncTypebox<{ strategies: StrategySer
   }
 
   app.delete(
-    "/:strategyId",
+    "/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId",
     {
       config: { permission: "DELETE_FEATURE_STRATEGY" },
       schema: {

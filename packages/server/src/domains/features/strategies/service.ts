@@ -4,7 +4,7 @@ import type { Actor } from "../../../access/actor.js";
 import type { Db } from "../../../db/connection.js";
 import { type PatchOperations, patched } from "../../../shared/json-patch.js";
 import { checkConstraints } from "../../../shared/schemas.js";
-import { refuseUnreviewed } from "../../change-requests/gate.js";
+import { refuseUnreviewed } from "../../change-gate/gate.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { ProjectService } from "../../projects/service.js";
 import type { SegmentService } from "../../segments/service.js";
@@ -12,14 +12,9 @@ import type { StrategyDefinitionService } from "../../strategy-definitions/servi
 import type { FlagRef, FlagService } from "../flags/service.js";
 import type { EnvironmentParams } from "../params.js";
 import { settleVariants } from "../variants/weights.js";
+import type {} from "./events.js";
 import { checkParameters } from "./parameters.js";
-import {
-  type SortOrder,
-  Strategy,
-  type StrategyInput,
-  type StrategyUse,
-  type StrategyView,
-} from "./schemas.js";
+import { type SortOrder, Strategy, type StrategyInput, type StrategyView } from "./schemas.js";
 import { type StrategyRow, type StrategyValues, strategyStore } from "./store.js";
 
 const strategyView = (row: StrategyRow): StrategyView => ({
@@ -227,16 +222,6 @@ export class StrategyService {
   /** A project leaving an environment takes its flags' strategies there with it. */
   async removeInProject(db: Db, project: string, environment: string): Promise<void> {
     await strategyStore.removeInProject(db, project, environment);
-  }
-
-  async usingSegment(db: Db, segment: number): Promise<StrategyUse[]> {
-    return (await strategyStore.usingSegment(db, segment)).map((row) => ({
-      id: row.id,
-      featureName: row.feature_name,
-      projectId: row.project_name,
-      environment: row.environment,
-      strategyName: row.strategy_name,
-    }));
   }
 
   private async require(db: Db, flag: FlagRef, environment: string, id: string): Promise<StrategyRow> {

@@ -1,4 +1,4 @@
-import { type Selectable, sql } from "kysely";
+import type { Selectable } from "kysely";
 import type { Db } from "../../../db/connection.js";
 import type { ConstraintRow, FeatureStrategyTable, VariantRow } from "../../../db/schema.js";
 
@@ -95,15 +95,5 @@ export const strategyStore = {
       .deleteFrom("feature_strategies")
       .where("project_name", "=", project)
       .where("environment", "=", environment)
-      .execute(),
-
-  usingSegment: (db: Db, segment: number) =>
-    db
-      .selectFrom("feature_strategies")
-      .select(["id", "feature_name", "project_name", "environment", "strategy_name"])
-      .where(sql<boolean>`${segment} = any(segments)`)
-      .orderBy("feature_name")
-      .orderBy("environment")
-      .orderBy("sort_order")
       .execute(),
 };

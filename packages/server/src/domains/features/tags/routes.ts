@@ -6,13 +6,13 @@ import type { FeatureTagService } from "./service.js";
 
 const tags = ["Tags"];
 
-/** Under `/api/admin`: the reference's paths name the flag without its project. */
+/** The reference's paths name the flag without its project. */
 export const featureTagRoutes: FastifyPluginAsyncTypebox<{ featureTags: FeatureTagService }> = async (
   app,
   { featureTags },
 ) => {
   app.get(
-    "/features/:featureName/tags",
+    "/api/admin/features/:featureName/tags",
     {
       config: { permission: "NONE" },
       schema: { tags, summary: "A flag's tags", params: FeatureNameParams, response: { 200: TagsReply } },
@@ -24,7 +24,7 @@ export const featureTagRoutes: FastifyPluginAsyncTypebox<{ featureTags: FeatureT
   );
 
   app.post(
-    "/features/:featureName/tags",
+    "/api/admin/features/:featureName/tags",
     {
       config: { permission: "UPDATE_FEATURE" },
       schema: {
@@ -40,7 +40,7 @@ export const featureTagRoutes: FastifyPluginAsyncTypebox<{ featureTags: FeatureT
   );
 
   app.put(
-    "/features/:featureName/tags",
+    "/api/admin/features/:featureName/tags",
     {
       config: { permission: "UPDATE_FEATURE" },
       schema: {
@@ -59,7 +59,7 @@ export const featureTagRoutes: FastifyPluginAsyncTypebox<{ featureTags: FeatureT
   );
 
   app.delete(
-    "/features/:featureName/tags/:type/:value",
+    "/api/admin/features/:featureName/tags/:type/:value",
     {
       config: { permission: "UPDATE_FEATURE" },
       schema: {
@@ -77,7 +77,7 @@ export const featureTagRoutes: FastifyPluginAsyncTypebox<{ featureTags: FeatureT
 
   for (const method of ["post", "put"] as const) {
     app[method](
-      "/tags/features",
+      "/api/admin/tags/features",
       {
         config: { permission: "UPDATE_FEATURE" },
         schema: {

@@ -5,6 +5,7 @@ import type { Db } from "../../../db/connection.js";
 import type { Change, EventService } from "../../events/service.js";
 import type { TagTypeService } from "../../tag-types/service.js";
 import type { FlagRef, FlagService } from "../flags/service.js";
+import type {} from "./events.js";
 import type { FeatureTag, TagInput } from "./schemas.js";
 import { tagStore } from "./store.js";
 

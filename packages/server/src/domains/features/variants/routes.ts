@@ -8,7 +8,6 @@ import type { VariantChange, VariantService } from "./service.js";
 const tags = ["Features"];
 const response = { 200: VariantsReply };
 
-/** Under `/api/admin/projects/:projectId/features/:featureName`. */
 export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantService }> = async (
   app,
   { variants },
@@ -21,7 +20,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantService
   ) => ({ version: 1, variants: await variants.set(actor, projectId, featureName, environments, edit) });
 
   app.get(
-    "/environments/:environment/variants",
+    "/api/admin/projects/:projectId/features/:featureName/environments/:environment/variants",
     {
       config: { permission: "NONE" },
       schema: {
@@ -40,7 +39,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantService
     },
   );
   app.get(
-    "/variants",
+    "/api/admin/projects/:projectId/features/:featureName/variants",
     {
       config: { permission: "NONE" },
       schema: {
@@ -62,12 +61,17 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantService
     "environment" in params ? [String(params.environment)] : undefined;
   for (const [path, params, permission, where] of [
     [
-      "/environments/:environment/variants",
+      "/api/admin/projects/:projectId/features/:featureName/environments/:environment/variants",
       EnvironmentParams,
       "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
       "in the environment",
     ],
-    ["/variants", FeatureParams, "UPDATE_FEATURE_VARIANTS", "in every environment"],
+    [
+      "/api/admin/projects/:projectId/features/:featureName/variants",
+      FeatureParams,
+      "UPDATE_FEATURE_VARIANTS",
+      "in every environment",
+    ],
   ] as const) {
     app.put(
       path,
@@ -98,7 +102,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantService
   // PUT as in the reference; POST as Signalbox first served it.
   app.route({
     method: ["PUT", "POST"],
-    url: "/variants-batch",
+    url: "/api/admin/projects/:projectId/features/:featureName/variants-batch",
     config: { permission: "UPDATE_FEATURE_ENVIRONMENT_VARIANTS" },
     schema: {
       tags,

@@ -1,23 +1,5 @@
 import { type Static, Type } from "typebox";
-
-const Payload = Type.Object({
-  type: Type.Enum(["json", "csv", "string", "number"]),
-  value: Type.String(),
-});
-
-const WEIGHT_TYPES = ["variable", "fix"] as const;
-const WeightType = Type.Enum(WEIGHT_TYPES);
-
-const Overrides = Type.Array(
-  Type.Object({ contextName: Type.String({ minLength: 1 }), values: Type.Array(Type.String()) }),
-);
-
-const variantFields = {
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  weight: Type.Integer({ minimum: 0, maximum: 1000 }),
-  payload: Type.Optional(Payload),
-  overrides: Type.Optional(Overrides),
-};
+import { Overrides, variantFields, WEIGHT_TYPES, WeightType } from "../../../shared/variant.js";
 
 /** A flag variant; a weight type or stickiness left out stays out, as in the reference. */
 export const Variants = Type.Array(
@@ -35,11 +17,6 @@ export const BatchVariants = Type.Array(
     weightType: Type.Optional(Type.Enum(WEIGHT_TYPES, { default: "variable" })),
     stickiness: Type.Optional(Type.String({ default: "default" })),
   }),
-);
-
-/** A strategy variant: the spec requires its weight type and stickiness. */
-export const StrategyVariants = Type.Array(
-  Type.Object({ ...variantFields, weightType: WeightType, stickiness: Type.String() }),
 );
 
 /** A variant as written: each of the lists above holds these. */

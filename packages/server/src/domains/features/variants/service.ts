@@ -4,10 +4,11 @@ import { requirePermission } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
 import type { VariantRow } from "../../../db/schema.js";
 import { type PatchOperations, patched } from "../../../shared/json-patch.js";
-import { refuseUnreviewed } from "../../change-requests/gate.js";
+import { refuseUnreviewed } from "../../change-gate/gate.js";
 import type { EventService } from "../../events/service.js";
 import type { ProjectService } from "../../projects/service.js";
 import type { FlagService } from "../flags/service.js";
+import type {} from "./events.js";
 import { type VariantInput, Variants } from "./schemas.js";
 import { settleVariants, variantsAsSent } from "./weights.js";
 

@@ -1,23 +1,27 @@
 import { invalidField, notFound } from "@signalbox/protocol";
-import type { Actor } from "../../access/actor.js";
-import { refuseUnreviewable } from "../change-requests/gate.js";
-import type { EventService } from "../events/service.js";
-import type { StrategyInput } from "../features/strategies/schemas.js";
-import type { StrategyService } from "../features/strategies/service.js";
-import type { SegmentService } from "../segments/service.js";
-import type { ProjectService } from "./service.js";
-import { projectStore } from "./store.js";
+import type { Actor } from "../../../access/actor.js";
+import type { StrategyInput } from "../../../shared/strategy.js";
+import { refuseUnreviewable } from "../../change-gate/gate.js";
+import type { EventService } from "../../events/service.js";
+import type { ProjectService } from "../../projects/service.js";
+import type { SegmentService } from "../../segments/service.js";
+import type {} from "./events.js";
+import type { StrategyService } from "./service.js";
 
 /**
  * A project environment's default strategy (`project_environments.default_strategy`): what a
- * flag switched on there without an active strategy is given. It follows the rules of
- * strategies and segments, so it is built after them.
+ * flag switched on there without an active strategy is given. It is kept with the project's
+ * environment, but follows the rules of strategies and segments, so it is decided here,
+ * above both.
  */
 export class DefaultStrategyService {
   constructor(
     private readonly events: EventService,
     private readonly lookups: {
-      projects: Pick<ProjectService, "requireActive" | "environmentsOf">;
+      projects: Pick<
+        ProjectService,
+        "requireActive" | "environmentsOf" | "defaultStrategy" | "setDefaultStrategy"
+      >;
       strategies: Pick<StrategyService, "check">;
       segments: Pick<SegmentService, "requireUsable">;
     },
@@ -55,8 +59,8 @@ export class DefaultStrategyService {
         variants: input.variants ?? [],
         segments,
       };
-      const before = await projectStore.defaultStrategy(change.db, projectId, environment);
-      await projectStore.setDefaultStrategy(change.db, projectId, environment, strategy);
+      const before = await this.lookups.projects.defaultStrategy(change.db, projectId, environment);
+      await this.lookups.projects.setDefaultStrategy(change.db, projectId, environment, strategy);
       change.record({
         type: "default-strategy-updated",
         project: projectId,

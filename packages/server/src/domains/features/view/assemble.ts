@@ -1,8 +1,24 @@
 import type { Db } from "../../../db/connection.js";
+import type { FavoriteService } from "../../favorites/service.js";
+import type { SegmentService } from "../../segments/service.js";
+import type { DependencyService } from "../dependencies/service.js";
+import type { FlagRow, FlagService } from "../flags/service.js";
+import type { LifecycleService } from "../lifecycle/service.js";
+import type { StrategyService } from "../strategies/service.js";
+import type { FeatureTagService } from "../tags/service.js";
 import { flagPeople } from "./people.js";
 import type { FeatureView, ListingEntry, SearchEntry } from "./schemas.js";
-import type { FlagLinks } from "./service.js";
-import { type FeatureRow, flagStore } from "./store.js";
+
+/** What the flag view reads: the flag itself, the parts that hang off it, and who marks or uses them. */
+export interface FlagSources {
+  flags: Pick<FlagService, "row" | "activeRows" | "rowsInProject" | "archivedRows" | "searchRows" | "states">;
+  strategies: Pick<StrategyService, "ofFlags">;
+  tags: Pick<FeatureTagService, "ofFlags" | "taggedAmong">;
+  dependencies: Pick<DependencyService, "parentsOf" | "childrenOf">;
+  lifecycle: Pick<LifecycleService, "current">;
+  favorites: Pick<FavoriteService, "features">;
+  segments: Pick<SegmentService, "list">;
+}
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -18,15 +34,15 @@ function grouped<T>(rows: T[], key: (row: T) => string): (name: string) => T[] {
 }
 
 /** Reads what the flag view shows of each flag: environments, strategies, tags, links, stage, people. */
-async function related(db: Db, rows: FeatureRow[], links: FlagLinks) {
+async function related(db: Db, rows: FlagRow[], sources: FlagSources) {
   const names = rows.map((row) => row.name);
   const [environments, strategies, tags, parents, children, stages, creators, authors] = await Promise.all([
-    flagStore.environments(db, names),
-    links.strategies.ofFlags(db, names),
-    links.tags.ofFlags(db, names),
-    links.dependencies.parentsOf(db, names),
-    links.dependencies.childrenOf(db, names),
-    links.lifecycle.current(db, names),
+    sources.flags.states(db, names),
+    sources.strategies.ofFlags(db, names),
+    sources.tags.ofFlags(db, names),
+    sources.dependencies.parentsOf(db, names),
+    sources.dependencies.childrenOf(db, names),
+    sources.lifecycle.current(db, names),
     flagPeople.byId(
       db,
       rows.flatMap((row) => row.created_by_user_id ?? []),
@@ -42,7 +58,7 @@ async function related(db: Db, rows: FeatureRow[], links: FlagLinks) {
     stage: (name: string) => stages.get(name),
     // A creator who is not a person (a token, the system, someone since deleted) keeps the
     // name recorded with the flag.
-    creator: (row: FeatureRow) =>
+    creator: (row: FlagRow) =>
       (row.created_by_user_id !== null && creators.get(row.created_by_user_id)) || {
         id: row.created_by_user_id ?? 0,
         name: row.created_by ?? "unknown",
@@ -60,11 +76,11 @@ const NONE: ReadonlySet<string> = new Set();
  */
 export async function featureViews(
   db: Db,
-  rows: FeatureRow[],
-  links: FlagLinks,
+  rows: FlagRow[],
+  sources: FlagSources,
   favorites = NONE,
 ): Promise<FeatureView[]> {
-  const linked = await related(db, rows, links);
+  const linked = await related(db, rows, sources);
   return rows.map((row) => {
     const environments = linked.environments(row.name).map((env) => {
       const strategies = linked
@@ -129,11 +145,11 @@ const environmentSummary = (env: FeatureView["environments"][number]) => ({
 /** The entries of a project's flag listing (endpoint 14), `favorite` as the caller marked them. */
 export async function listingEntries(
   db: Db,
-  rows: FeatureRow[],
-  links: FlagLinks,
+  rows: FlagRow[],
+  sources: FlagSources,
   favorites: ReadonlySet<string>,
 ): Promise<ListingEntry[]> {
-  return (await featureViews(db, rows, links, favorites)).map((feature) => ({
+  return (await featureViews(db, rows, sources, favorites)).map((feature) => ({
     name: feature.name,
     type: feature.type,
     description: feature.description,

@@ -1,7 +1,7 @@
 import { noAccess } from "@signalbox/protocol";
 import { can } from "../../access/can.js";
 import type { Change } from "../events/service.js";
-import { changeRequestStore } from "./store.js";
+import { changeGateStore } from "./store.js";
 
 /**
  * The first of the project's environments (any of them when `environments` is undefined)
@@ -14,7 +14,7 @@ export async function unreviewedIn(
   environments?: readonly string[],
 ): Promise<string | undefined> {
   if (change.reviewed === project) return undefined;
-  for (const environment of await changeRequestStore.gated(change.db, project, environments)) {
+  for (const environment of await changeGateStore.gated(change.db, project, environments)) {
     if (!can(change.actor, "SKIP_CHANGE_REQUEST", { project, environment })) return environment;
   }
   return undefined;

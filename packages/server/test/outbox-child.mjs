@@ -1,13 +1,12 @@
 /**
- * The flag service as its command starts it (configured by the same environment variables),
- * with one outbox consumer that posts each batch it is handed to OUTBOX_RECEIVER and
- * acknowledges it when the receiver answers 2xx. test/outbox.test.ts runs it, kills it and
- * starts it again; it says it is ready over IPC once the consumer is registered.
+ * The flag service as its command starts it (configured by the same environment variables,
+ * from the build), with one outbox consumer that posts each batch it is handed to
+ * OUTBOX_RECEIVER and acknowledges it when the receiver answers 2xx. test/outbox.test.ts runs
+ * it, kills it and starts it again; it says it is ready over IPC once the consumer is registered.
  */
-import { loadConfig } from "../src/config.js";
-import { startServer } from "../src/server.js";
+import { loadConfig, startServer } from "../dist/index.js";
 
-const receiver = process.env.OUTBOX_RECEIVER!;
+const receiver = process.env.OUTBOX_RECEIVER;
 const server = await startServer(loadConfig());
 await server.services.events.outbox.register({
   name: "receiver",
@@ -23,4 +22,4 @@ await server.services.events.outbox.register({
   },
 });
 process.once("SIGTERM", () => void server.close().then(() => process.exit(0)));
-process.send!({ url: server.url });
+process.send({ url: server.url });

@@ -1,6 +1,6 @@
 import { invalidField } from "@signalbox/protocol";
+import type { FlagSearch, SetFilter } from "../flags/search-filter.js";
 import type { SearchQuery } from "./schemas.js";
-import type { FlagSearch, SetFilter } from "./store.js";
 
 // How the feature search reads its filters, as the reference reads them: `OPERATOR:a,b`.
 

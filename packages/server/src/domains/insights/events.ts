@@ -1,0 +1,7 @@
+declare module "../events/catalogue.js" {
+  interface EventShapes {
+    "feature-potentially-stale-on": Record<never, never>;
+  }
+}
+
+export {};
