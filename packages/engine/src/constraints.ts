@@ -1,8 +1,9 @@
 import type { Context } from "./context.js";
 import type { ConstraintDefinition } from "./definitions.js";
-import { contextValue } from "./fields.js";
+import { type FieldReader, fieldReader } from "./fields.js";
 import { inRanges, parseRange } from "./ip.js";
 import { compileRe2 } from "./regex.js";
+import { rememberingLast } from "./remembered.js";
 import { compareSemver, parseSemver } from "./semver.js";
 
 export type Predicate = (context: Context) => boolean;
@@ -56,18 +57,10 @@ function parseNumber(text: string | undefined): number {
   return text === undefined || text.trim() === "" ? Number.NaN : Number(text);
 }
 
-// One context's date constraints all read the same currentTime: remembering the last
-// text parsed spares a Date.parse per constraint.
-let lastDateText: string | undefined;
-let lastDate = Number.NaN;
+const parseDateText = rememberingLast((text: string) => Date.parse(text));
 
 function parseDate(text: string | undefined): number {
-  if (text === undefined) return Number.NaN;
-  if (text !== lastDateText) {
-    lastDate = Date.parse(text);
-    lastDateText = text;
-  }
-  return lastDate;
+  return text === undefined ? Number.NaN : parseDateText(text);
 }
 
 /**
@@ -205,6 +198,7 @@ export function constraintProblem(definition: ConstraintDefinition): string | un
 export interface ConstraintCheck {
   definition: ConstraintDefinition;
   field: string;
+  read: FieldReader;
   /** `inverted` is applied; always false for a malformed constraint. */
   holds: (value: string | undefined) => boolean;
   /**
@@ -217,9 +211,11 @@ export interface ConstraintCheck {
 export function compileConstraint(definition: ConstraintDefinition): ConstraintCheck {
   const field = typeof definition?.contextName === "string" ? definition.contextName : undefined;
   const test = field === undefined ? undefined : operatorTest(definition);
-  if (field === undefined || !test) return { definition, field: field ?? "", holds: never, malformed: true };
+  const read = fieldReader(field ?? "");
+  if (field === undefined || !test)
+    return { definition, field: field ?? "", read, holds: never, malformed: true };
   const holds = definition.inverted === true ? (value: string | undefined) => !test(value) : test;
-  return { definition, field, holds, malformed: false };
+  return { definition, field, read, holds, malformed: false };
 }
 
 /** All checks as one predicate; undefined when there are none. */
@@ -227,11 +223,21 @@ export function allOf(checks: readonly ConstraintCheck[]): Predicate | undefined
   if (checks.length === 0) return undefined;
   if (checks.some((check) => check.malformed)) return never;
   if (checks.length === 1) {
-    const { field, holds } = checks[0]!;
-    return (context) => holds(contextValue(context, field));
+    const { read, holds } = checks[0]!;
+    return (context) => holds(read(context));
   }
   return (context) => {
-    for (const check of checks) if (!check.holds(contextValue(context, check.field))) return false;
+    for (const check of checks) if (!check.holds(check.read(context))) return false;
+    return true;
+  };
+}
+
+/** Every predicate holds (undefined ones always do); undefined when none is left. */
+export function allHold(predicates: readonly (Predicate | undefined)[]): Predicate | undefined {
+  const parts = predicates.filter((predicate) => predicate !== undefined);
+  if (parts.length <= 1) return parts[0];
+  return (context) => {
+    for (const part of parts) if (!part(context)) return false;
     return true;
   };
 }

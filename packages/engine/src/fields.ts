@@ -1,4 +1,5 @@
 import type { Context } from "./context.js";
+import { perEvaluation } from "./per-evaluation.js";
 
 // A context field is read from the top level, then from `properties`, as the SDKs do;
 // empty values count as missing. Values are compared as strings.
@@ -11,25 +12,30 @@ export function contextValue(context: Context, field: string): string | undefine
     if (value === undefined || value === null || value === "") return undefined;
   }
   if (typeof value === "string") return value;
-  if (value instanceof Date) return isoOf(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
   if (typeof value === "object") return undefined;
   return String(value);
 }
 
-// The same Date is read once per date constraint of every flag: keep its last text,
-// keyed by its time rather than by identity, since a Date can be changed in place.
-let lastTime = Number.NaN;
-let lastIso = "";
+export type FieldReader = (context: Context) => string | undefined;
 
-function isoOf(date: Date): string {
-  const time = date.getTime();
-  if (Number.isNaN(time)) return "Invalid Date";
-  if (time !== lastTime) {
-    lastIso = date.toISOString();
-    lastTime = time;
+const readers = new Map<string, FieldReader>();
+// Field names come from documents: past this many, new ones are read without being kept.
+const MAX_READERS = 10_000;
+
+/** `contextValue` of one field, read once per evaluation call: many flags compare the same fields. */
+export function fieldReader(field: string): FieldReader {
+  let reader = readers.get(field);
+  if (!reader) {
+    reader = perEvaluation((context) => contextValue(context, field));
+    if (readers.size < MAX_READERS) readers.set(field, reader);
   }
-  return lastIso;
+  return reader;
 }
+
+export const userId = fieldReader("userId");
+export const sessionId = fieldReader("sessionId");
+export const remoteAddress = fieldReader("remoteAddress");
 
 /** The random identifier SDKs fall back to when a context has no sticky field. */
 export function randomId(range = 10000): string {

@@ -98,3 +98,44 @@ export function murmur3(text: string, seed = 0): number {
 export function normalizedHash(id: string, groupId: string, normalizer = 100, seed = 0): number {
   return (murmur3(`${groupId}:${id}`, seed) % normalizer) + 1;
 }
+
+/**
+ * `normalizedHash` for one group, compiled: the `groupId:` part is hashed once, and an ASCII
+ * id continues from there without building the joined string.
+ */
+export function bucketing(groupId: string, normalizer = 100, seed = 0): (id: string) => number {
+  const prefix = `${groupId}:`;
+  let start = seed | 0;
+  let tail = 0;
+  let tailLength = 0;
+  let length = 0;
+  for (let i = 0; i < prefix.length; i++) {
+    if (prefix.charCodeAt(i) > 0x7f) return (id) => normalizedHash(id, groupId, normalizer, seed);
+  }
+  for (; length + 4 <= prefix.length; length += 4) {
+    start = mix(
+      start,
+      prefix.charCodeAt(length) |
+        (prefix.charCodeAt(length + 1) << 8) |
+        (prefix.charCodeAt(length + 2) << 16) |
+        (prefix.charCodeAt(length + 3) << 24),
+    );
+  }
+  for (; length < prefix.length; length++) tail |= prefix.charCodeAt(length) << (tailLength++ << 3);
+  return (id) => {
+    let h = start;
+    let k = tail;
+    let n = tailLength;
+    for (let i = 0; i < id.length; i++) {
+      const code = id.charCodeAt(i);
+      if (code > 0x7f) return normalizedHash(id, groupId, normalizer, seed);
+      k |= code << (n << 3);
+      if (++n === 4) {
+        h = mix(h, k);
+        k = 0;
+        n = 0;
+      }
+    }
+    return (finish(h, k, n, length + id.length) % normalizer) + 1;
+  };
+}

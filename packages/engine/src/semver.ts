@@ -1,18 +1,20 @@
+import { rememberingLast } from "./remembered.js";
+
 // Semantic versions as SEMVER_* constraints compare them: strict semver 2.0.0
 // (a leading `v` is not a version), pre-releases ordered by precedence, build
 // metadata ignored.
 
 export interface SemVer {
-  major: number;
-  minor: number;
-  patch: number;
-  prerelease: (string | number)[];
+  readonly major: number;
+  readonly minor: number;
+  readonly patch: number;
+  readonly prerelease: readonly (string | number)[];
 }
 
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
-export function parseSemver(text: string): SemVer | undefined {
+export const parseSemver = rememberingLast((text: string): SemVer | undefined => {
   const match = SEMVER.exec(text);
   if (!match) return undefined;
   return {
@@ -21,7 +23,7 @@ export function parseSemver(text: string): SemVer | undefined {
     patch: Number(match[3]),
     prerelease: match[4] ? match[4].split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part)) : [],
   };
-}
+});
 
 function compareIdentifiers(a: string | number, b: string | number): number {
   if (typeof a === "number" && typeof b === "number") return a - b;

@@ -1,5 +1,5 @@
 import type { CompiledSegment, CompiledStrategy } from "./compiled.js";
-import { allOf, compileConstraint } from "./constraints.js";
+import { allHold, allOf, compileConstraint } from "./constraints.js";
 import type { Context, CustomStrategy, Evaluation, EvaluationOptions, VariantResult } from "./context.js";
 import type {
   ClientFeatures,
@@ -10,6 +10,7 @@ import type {
   StrategyDefinition,
 } from "./definitions.js";
 import { type Explanation, explainStrategy } from "./explain.js";
+import { perEvaluation, startEvaluation } from "./per-evaluation.js";
 import { compileStrategy, type StrategyEnvironment } from "./strategies.js";
 import { compileVariants, FLAG_OFF, NO_VARIANT, type VariantPicker } from "./variants.js";
 
@@ -71,9 +72,28 @@ function segmentIdsOf(feature: FeatureDefinition): Set<number> {
   return ids;
 }
 
+/** Each segment compiled once, when a strategy first names it. */
+function segmentCompiler(segments: ReadonlyMap<number, SegmentDefinition>): SegmentCompiler {
+  const compiled = new Map<number, CompiledSegment>();
+  return (id) => {
+    let named = compiled.get(id);
+    if (!named) {
+      const segment = segments.get(id);
+      const checks = (Array.isArray(segment?.constraints) ? segment.constraints : []).map(compileConstraint);
+      const holds = allOf(checks);
+      // Many flags name the same segment: its answer is worked out once per evaluation call.
+      named = { id, segment, checks, holds: holds && perEvaluation(holds) };
+      compiled.set(id, named);
+    }
+    return named;
+  };
+}
+
+type SegmentCompiler = (id: number) => CompiledSegment;
+
 function compileFeature(
   feature: FeatureDefinition,
-  segments: ReadonlyMap<number, SegmentDefinition>,
+  segments: SegmentCompiler,
   settings: Settings,
 ): CompiledFeature {
   const name = feature.name;
@@ -125,16 +145,12 @@ function compileFeature(
 
 function compileStrategyWithRules(
   strategy: StrategyDefinition,
-  segments: ReadonlyMap<number, SegmentDefinition>,
+  segments: SegmentCompiler,
   env: StrategyEnvironment,
   result: (enabled: boolean, variant: VariantResult) => Evaluation,
 ): CompiledStrategy {
   const checks = (Array.isArray(strategy.constraints) ? strategy.constraints : []).map(compileConstraint);
-  const named = (Array.isArray(strategy.segments) ? strategy.segments : []).map((id): CompiledSegment => {
-    const segment = segments.get(id);
-    const constraints = Array.isArray(segment?.constraints) ? segment.constraints : [];
-    return { id, segment, checks: constraints.map(compileConstraint) };
-  });
+  const named = (Array.isArray(strategy.segments) ? strategy.segments : []).map(segments);
   const parameters = strategy.parameters ?? {};
   // The Node SDK hashes strategy variants with the parameter as it is, so a strategy
   // without one groups by the text "undefined", not by the flag name.
@@ -150,7 +166,7 @@ function compileStrategyWithRules(
     // A strategy that names a segment the document lacks can never be satisfied.
     constraints: named.some(({ segment }) => !segment)
       ? () => false
-      : allOf([...checks, ...named.flatMap((segment) => segment.checks)]),
+      : allHold([allOf(checks), ...named.map((segment) => segment.holds)]),
     test: compileStrategy(strategy, env),
     variants: compileVariants(strategy.variants, groupId, stickiness, (variant) => result(true, variant)),
   };
@@ -209,17 +225,19 @@ export class Snapshot {
 
   /** One flag; an unknown name is off with the fallback variant. */
   evaluate(name: string, context: Context, options?: EvaluationOptions): Evaluation {
-    const feature = this.compiled.get(name);
-    if (!feature) return { name, enabled: false, impressionData: false, variant: FLAG_OFF };
-    return this.run(feature, context, options?.stickinessFallback);
+    startEvaluation();
+    return this.answer(name, context, options?.stickinessFallback);
   }
 
   evaluateMany(names: readonly string[], context: Context, options?: EvaluationOptions): Evaluation[] {
-    return names.map((name) => this.evaluate(name, context, options));
+    startEvaluation();
+    const fallback = options?.stickinessFallback;
+    return names.map((name) => this.answer(name, context, fallback));
   }
 
   /** Every flag, on or off, in definition order. */
   evaluateAll(context: Context, options?: EvaluationOptions): Evaluation[] {
+    startEvaluation();
     const fallback = options?.stickinessFallback;
     const results = new Array<Evaluation>(this.ordered.length);
     for (let i = 0; i < this.ordered.length; i++) results[i] = this.run(this.ordered[i]!, context, fallback);
@@ -233,10 +251,11 @@ export class Snapshot {
    * runs the same compiled tests, and only when asked, so evaluation pays nothing for it.
    */
   explain(name: string, context: Context, options?: EvaluationOptions): Explanation {
+    startEvaluation();
     const feature = this.compiled.get(name);
     if (!feature) {
       return {
-        ...this.evaluate(name, context),
+        ...this.answer(name, context, undefined),
         flagEnabled: false,
         hasUnsatisfiedDependency: false,
         strategies: [],
@@ -247,6 +266,7 @@ export class Snapshot {
 
   /** Every flag explained, in definition order. */
   explainAll(context: Context, options?: EvaluationOptions): Explanation[] {
+    startEvaluation();
     const fallback = options?.stickinessFallback;
     return this.ordered.map((feature) => this.explainFeature(feature, context, fallback));
   }
@@ -291,13 +311,14 @@ export class Snapshot {
     if (hydrated) return this.rebuild([...features.values()], [...segments.values()]);
     // Only what changed is compiled again: updated flags and those using a changed segment.
     const compiled = new Map<string, CompiledFeature>();
+    const compileSegment = segmentCompiler(segments);
     for (const [name, feature] of features) {
       const previous = this.compiled.get(name);
       const stale =
         !previous ||
         changedFeatures.has(name) ||
         [...changedSegments].some((id) => previous.segmentIds.has(id));
-      compiled.set(name, stale ? compileFeature(feature, segments, this.settings) : previous);
+      compiled.set(name, stale ? compileFeature(feature, compileSegment, this.settings) : previous);
     }
     return new Snapshot(features, segments, compiled, this.settings);
   }
@@ -306,8 +327,9 @@ export class Snapshot {
     const segmentMap = new Map(segments.map((segment) => [segment.id, segment]));
     const featureMap = new Map(features.map((feature) => [feature.name, feature]));
     const compiled = new Map<string, CompiledFeature>();
+    const compileSegment = segmentCompiler(segmentMap);
     for (const feature of featureMap.values()) {
-      compiled.set(feature.name, compileFeature(feature, segmentMap, this.settings));
+      compiled.set(feature.name, compileFeature(feature, compileSegment, this.settings));
     }
     return new Snapshot(featureMap, segmentMap, compiled, this.settings);
   }
@@ -346,6 +368,12 @@ export class Snapshot {
     if (fromStrategy) return explanation(fromStrategy, "strategy");
     const answer = flagAnswer(feature, context, fallback);
     return explanation(answer, answer === feature.onWithoutVariant ? undefined : "flag");
+  }
+
+  private answer(name: string, context: Context, fallback: string | undefined): Evaluation {
+    const feature = this.compiled.get(name);
+    if (!feature) return { name, enabled: false, impressionData: false, variant: FLAG_OFF };
+    return this.run(feature, context, fallback);
   }
 
   private run(feature: CompiledFeature, context: Context, fallback: string | undefined): Evaluation {

@@ -1,7 +1,7 @@
 import type { Context, CustomStrategy } from "./context.js";
 import type { StrategyDefinition } from "./definitions.js";
-import { contextValue, randomId } from "./fields.js";
-import { normalizedHash } from "./hash.js";
+import { fieldReader, randomId, remoteAddress, sessionId, userId } from "./fields.js";
+import { bucketing } from "./hash.js";
 import { inRanges, parseRange } from "./ip.js";
 
 /** `fallback` stands in for the random id of `default` stickiness (EvaluationOptions). */
@@ -52,19 +52,19 @@ type Identify = (context: Context, fallback: string | undefined) => string | und
 
 function rollout(percent: number, groupId: string, identify: Identify): StrategyTest {
   if (!(percent > 0)) return never;
+  const bucket = bucketing(groupId);
   return (context, fallback) => {
     const id = identify(context, fallback);
-    return id !== undefined && normalizedHash(id, groupId) <= percent;
+    return id !== undefined && bucket(id) <= percent;
   };
 }
 
 function stickyIdentifier(stickiness: string): Identify {
   if (stickiness === "default") {
-    return (context, fallback) =>
-      contextValue(context, "userId") ?? contextValue(context, "sessionId") ?? fallback ?? randomId();
+    return (context, fallback) => userId(context) ?? sessionId(context) ?? fallback ?? randomId();
   }
   if (stickiness === "random") return () => randomId();
-  return (context) => contextValue(context, stickiness);
+  return fieldReader(stickiness);
 }
 
 export interface StrategyEnvironment {
@@ -82,7 +82,7 @@ export function compileStrategy(definition: StrategyDefinition, env: StrategyEnv
     case "userWithId": {
       const ids = new Set(commaList(parameter(parameters, "userIds")));
       return (context) => {
-        const id = contextValue(context, "userId");
+        const id = userId(context);
         return id !== undefined && ids.has(id);
       };
     }
@@ -96,9 +96,7 @@ export function compileStrategy(definition: StrategyDefinition, env: StrategyEnv
     case "gradualRolloutSessionId": {
       const field = definition.name === "gradualRolloutUserId" ? "userId" : "sessionId";
       const groupId = parameter(parameters, "groupId") ?? "";
-      return rollout(percentage(parameter(parameters, "percentage")), groupId, (context) =>
-        contextValue(context, field),
-      );
+      return rollout(percentage(parameter(parameters, "percentage")), groupId, fieldReader(field));
     }
     case "gradualRolloutRandom": {
       const percent = percentage(parameter(parameters, "percentage"));
@@ -110,7 +108,7 @@ export function compileStrategy(definition: StrategyDefinition, env: StrategyEnv
       const exact = new Set(entries);
       const ranges = entries.flatMap((entry) => parseRange(entry) ?? []);
       return (context) => {
-        const address = contextValue(context, "remoteAddress");
+        const address = remoteAddress(context);
         return address !== undefined && (exact.has(address) || inRanges(ranges, address));
       };
     }

@@ -1,7 +1,7 @@
 import type { Context, Evaluation, VariantResult } from "./context.js";
 import type { VariantDefinition } from "./definitions.js";
-import { contextValue, randomId } from "./fields.js";
-import { normalizedHash, VARIANT_SEED } from "./hash.js";
+import { type FieldReader, fieldReader, randomId, remoteAddress, sessionId, userId } from "./fields.js";
+import { bucketing, VARIANT_SEED } from "./hash.js";
 
 export const FLAG_OFF: VariantResult = Object.freeze({
   name: "disabled",
@@ -20,7 +20,7 @@ interface WeightedVariant {
 }
 
 interface Override {
-  field: string;
+  read: FieldReader;
   values: ReadonlySet<string>;
   evaluation: Evaluation;
 }
@@ -31,22 +31,20 @@ export interface VariantPicker {
   pick(context: Context, fallback: string | undefined): Evaluation | undefined;
 }
 
+type Seed = (context: Context, fallback: string | undefined) => string;
+
 /**
  * The seed a sticky variant is chosen by: userId, then sessionId, then remoteAddress (as the
  * Node SDK, which the reference's frontend API evaluates with), then the fallback or random.
  */
-function seedFor(context: Context, stickiness: string, fallback: string | undefined): string {
+function seedOf(stickiness: string): Seed {
   if (stickiness === "default") {
-    return (
-      contextValue(context, "userId") ??
-      contextValue(context, "sessionId") ??
-      contextValue(context, "remoteAddress") ??
-      fallback ??
-      randomId(100000)
-    );
+    return (context, fallback) =>
+      userId(context) ?? sessionId(context) ?? remoteAddress(context) ?? fallback ?? randomId(100000);
   }
-  if (stickiness === "random") return randomId(100000);
-  return contextValue(context, stickiness) ?? randomId(100000);
+  if (stickiness === "random") return () => randomId(100000);
+  const read = fieldReader(stickiness);
+  return (context) => read(context) ?? randomId(100000);
 }
 
 /** `stickiness` is the one the variants are chosen by; left out, it is `default`. */
@@ -83,19 +81,24 @@ export function compileVariants(
     }
     for (const override of Array.isArray(definition.overrides) ? definition.overrides : []) {
       if (override && typeof override.contextName === "string" && Array.isArray(override.values)) {
-        overrides.push({ field: override.contextName, values: new Set(override.values), evaluation });
+        overrides.push({
+          read: fieldReader(override.contextName),
+          values: new Set(override.values),
+          evaluation,
+        });
       }
     }
   }
-  const sticky = stickiness ?? "default";
+  const seed = seedOf(stickiness ?? "default");
+  const bucket = bucketing(groupId, total, VARIANT_SEED);
   return {
     pick(context, fallback) {
       for (const override of overrides) {
-        const value = contextValue(context, override.field);
+        const value = override.read(context);
         if (value !== undefined && override.values.has(value)) return override.evaluation;
       }
       if (total <= 0) return undefined;
-      const target = normalizedHash(seedFor(context, sticky, fallback), groupId, total, VARIANT_SEED);
+      const target = bucket(seed(context, fallback));
       let counter = 0;
       for (const variant of weighted) {
         counter += variant.weight;

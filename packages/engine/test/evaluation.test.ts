@@ -23,6 +23,62 @@ describe("strategies beyond the conformance suite", () => {
     expect(snapshot.evaluate("ip", {}).enabled).toBe(false);
   });
 
+  it("matches IN_CIDR ranges over the whole IPv4 space, prefix lengths 0 to 32", () => {
+    const cidr = (name: string, values: string[]) =>
+      flag({
+        name,
+        strategies: [
+          { name: "default", constraints: [{ contextName: "remoteAddress", operator: "IN_CIDR", values }] },
+        ],
+      });
+    const snapshot = compile({
+      features: [
+        cidr("upper-half", ["128.0.0.0/1"]),
+        cidr("everything", ["0.0.0.0/0"]),
+        cidr("one", ["255.255.255.255/32", "2001:db8::/32"]),
+      ],
+    });
+    const on = (name: string, remoteAddress: string) => snapshot.evaluate(name, { remoteAddress }).enabled;
+    expect(on("upper-half", "200.1.2.3")).toBe(true);
+    expect(on("upper-half", "127.255.255.255")).toBe(false);
+    expect(on("everything", "0.0.0.0")).toBe(true);
+    expect(on("everything", "::1")).toBe(false);
+    expect(on("one", "255.255.255.255")).toBe(true);
+    expect(on("one", "255.255.255.254")).toBe(false);
+    expect(on("one", "2001:db8:1::")).toBe(true);
+    expect(on("one", "1.2.3.256")).toBe(false);
+  });
+
+  it("answers a segment named by many flags for each context, even when a strategy evaluates another", () => {
+    const inSegment = { name: "default", segments: [1] };
+    let snapshot: ReturnType<typeof compile> | undefined;
+    const document = {
+      features: [
+        flag({ name: "first", strategies: [inSegment] }),
+        flag({ name: "nested", strategies: [{ name: "asks-for-bob" }] }),
+        flag({ name: "last", strategies: [inSegment] }),
+      ],
+      segments: [{ id: 1, constraints: [{ contextName: "userId", operator: "IN", values: ["ann"] }] }],
+    };
+    snapshot = compile(document, {
+      strategies: [
+        // A custom strategy that evaluates the same flags for another user in the middle of a call.
+        {
+          name: "asks-for-bob",
+          isEnabled: () => snapshot!.evaluate("first", { userId: "bob" }).enabled === false,
+        },
+      ],
+    });
+    const answers = (userId: string) => snapshot!.evaluateAll({ userId }).map((result) => result.enabled);
+    expect(answers("ann")).toEqual([true, true, true]);
+    expect(answers("bob")).toEqual([false, true, false]);
+    const context = { userId: "ann" };
+    expect(snapshot.evaluate("last", context).enabled).toBe(true);
+    // The same context object changed between calls is read afresh.
+    context.userId = "bob";
+    expect(snapshot.evaluate("last", context).enabled).toBe(false);
+  });
+
   it("switches applicationHostname on for the host the embedder names", () => {
     const features = [
       flag({

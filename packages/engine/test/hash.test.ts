@@ -1,6 +1,6 @@
 import murmurhash3js from "murmurhash3js";
 import { describe, expect, it } from "vitest";
-import { murmur3 } from "../src/hash.js";
+import { bucketing, murmur3 } from "../src/hash.js";
 import { normalizedHash, VARIANT_SEED } from "../src/index.js";
 
 // murmurhash3js (what the Node SDK uses) hashes the low byte of each character, so a
@@ -38,5 +38,17 @@ describe("murmur3", () => {
     expect(bucket).toBe((utf8Reference("Ωmega-flag:Jürgen") % 100) + 1);
     expect(bucket).toBeGreaterThanOrEqual(1);
     expect(bucket).toBeLessThanOrEqual(100);
+  });
+
+  it("buckets as normalizedHash when the group is hashed ahead, whatever the lengths and characters", () => {
+    const texts = ["", "a", "ab", "abc", "abcd", "flag-12", "user-4711", "Ωmega", "Jürgen", "🚀", "x\ud800"];
+    for (const groupId of texts) {
+      for (const normalizer of [100, 1000, 7]) {
+        for (const seed of [0, VARIANT_SEED]) {
+          const bucket = bucketing(groupId, normalizer, seed);
+          for (const id of texts) expect(bucket(id)).toBe(normalizedHash(id, groupId, normalizer, seed));
+        }
+      }
+    }
   });
 });
