@@ -290,16 +290,19 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   app.setErrorHandler(handleError);
   // Before authentication, whose refusals end a request's onRequest hooks.
   registerSecurityHeaders(app);
+  // `user:` marks a personal access token, but is also how an API token of a project
+  // named "user" begins: such a secret is an API token when it is no personal one.
+  const personOrToken = async (secret: string) => {
+    const person = await services.personalTokens.resolve(secret);
+    return person ? services.grants.actorOf(person, "pat") : services.tokens.resolve(secret);
+  };
   app.addHook(
     "onRequest",
     authenticate({
-      // `user:` marks a personal access token, but is also how an API token of a project
-      // named "user" begins: such a secret is an API token when it is no personal one.
-      // A person found by their token or session is made an actor by their grants.
-      bearer: async (secret) => {
-        const person = secret.startsWith("user:") ? await services.personalTokens.resolve(secret) : undefined;
-        return person ? services.grants.actorOf(person, "pat") : services.tokens.resolve(secret);
-      },
+      // A person found by their token or session is made an actor by their grants; an API
+      // token looked up lately is answered at once.
+      bearer: (secret) =>
+        secret.startsWith("user:") ? personOrToken(secret) : services.tokens.resolve(secret),
       session: async (id) => {
         const person = await services.sessions.resolve(id);
         return person && services.grants.actorOf(person, "session");

@@ -1,8 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TokenActor } from "../src/access/actor.js";
 import { system } from "../src/access/actor.js";
-import { contextFrom } from "../src/domains/frontend-api/service.js";
+import { contextFrom, FrontendService } from "../src/domains/frontend-api/service.js";
 import { databaseKinds } from "./support/database.js";
 import {
   ADMIN_TOKEN,
@@ -474,6 +475,79 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
       expect(reply.status).toBe(404);
       expect(reply.body).toMatchObject({ name: "NotFoundError" });
     }
+  });
+});
+
+describe.each(databaseKinds)("the frontend API after changes (%s)", (kind) => {
+  const SCOPED_TOKEN = "default:development.test-scoped-frontend-secret";
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    await seed(server);
+    await server.services.tokens.ensure(system("test"), "frontend", [SCOPED_TOKEN]);
+  });
+  afterAll(() => server.close());
+
+  const change = (work: (db: TestServer["db"]) => Promise<unknown>) =>
+    server.services.events.change(system("test"), async ({ db, record }) => {
+      await work(db);
+      // Written straight to the tables: the event only has to move the revision on.
+      record({ type: "feature-environment-enabled", featureName: "checkout", project: "default" });
+    });
+
+  /**
+   * What the service answers, after each change made from the snapshot before it, is what
+   * a snapshot compiled whole from the same content answers, in the same order.
+   */
+  async function expectAsIfCompiledWhole() {
+    for (const token of [FRONTEND_TOKEN, SCOPED_TOKEN]) {
+      const served = await server.request("/api/frontend?userId=u1&sessionId=s1&plan=beta", { token });
+      expect(served.status).toBe(200);
+      const actor = (await server.services.tokens.resolve(token)) as TokenActor;
+      const context = contextFrom({ userId: "u1", sessionId: "s1", plan: "beta" }, "127.0.0.1");
+      const whole = await new FrontendService(server.services.clientFeatures).evaluate(actor, context);
+      expect(served.body).toEqual(JSON.parse(whole.toString()));
+    }
+  }
+
+  it("answers as a whole compile would after updates, segment changes, new, moved and archived flags", async () => {
+    await expectAsIfCompiledWhole();
+    await change((db) =>
+      db
+        .updateTable("feature_strategies")
+        .set({ parameters: JSON.stringify({ rollout: 0, stickiness: "default", groupId: "checkout" }) })
+        .where("id", "=", "s1")
+        .execute(),
+    );
+    await expectAsIfCompiledWhole();
+    await change((db) =>
+      db
+        .updateTable("segments")
+        .set({ constraints: JSON.stringify([{ contextName: "plan", operator: "IN", values: ["gamma"] }]) })
+        .execute(),
+    );
+    await expectAsIfCompiledWhole();
+    await change(async (db) => {
+      await db.insertInto("features").values({ name: "aardvark", project: "default" }).execute();
+      await db
+        .insertInto("feature_environments")
+        .values({ feature_name: "aardvark", environment: "development", enabled: true })
+        .execute();
+    });
+    await expectAsIfCompiledWhole();
+    const names = await server.request("/api/frontend?userId=u1", { token: FRONTEND_TOKEN });
+    expect(names.body.toggles[0].name).toBe("aardvark");
+    await change(async (db) => {
+      await db.insertInto("projects").values({ id: "other", name: "Other" }).execute();
+      await db.updateTable("features").set({ project: "other" }).where("name", "=", "aardvark").execute();
+    });
+    await expectAsIfCompiledWhole();
+    const scoped = await server.request("/api/frontend?userId=u1", { token: SCOPED_TOKEN });
+    expect(scoped.body.toggles.map((t: { name: string }) => t.name)).not.toContain("aardvark");
+    await change((db) =>
+      db.updateTable("features").set({ archived_at: new Date() }).where("name", "=", "banner").execute(),
+    );
+    await expectAsIfCompiledWhole();
   });
 });
 

@@ -61,7 +61,9 @@ describe.each(databaseKinds)("the feature search (%s)", (kind) => {
       name: "default",
       segments: [segment.id],
     });
-    await server.services.flags.markSeen(server.db, "development", ["cache-ops"], new Date("2024-05-01"));
+    await server.services.flags.markSeen(server.db, "development", [
+      { name: "cache-ops", at: new Date("2024-05-01") },
+    ]);
 
     const user = await createUser(server, { rootRole: "Editor", username: "fay" });
     fay = { id: user.id, cookie: await login(server, user.username, user.password) };

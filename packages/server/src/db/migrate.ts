@@ -14,6 +14,7 @@ import * as addonCursors from "./migrations/0011_addon_cursors.js";
 import * as changeReferences from "./migrations/0012_change_references.js";
 import * as featureCreators from "./migrations/0013_feature_creators.js";
 import * as eventNames from "./migrations/0014_event_names.js";
+import * as scaleIndexes from "./migrations/0015_scale_indexes.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "0012_change_references": changeReferences,
   "0013_feature_creators": featureCreators,
   "0014_event_names": eventNames,
+  "0015_scale_indexes": scaleIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,7 +6,13 @@ import {
   noAccess,
   notFound,
 } from "@signalbox/protocol";
-import type { FastifyRequest, RouteOptions } from "fastify";
+import type {
+  FastifyContextConfig,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  RouteOptions,
+} from "fastify";
 import type { Actor, TokenActor, TokenType } from "../access/actor.js";
 import { canSee, requirePermission } from "../access/can.js";
 import type { Permission } from "../access/permissions.js";
@@ -32,8 +38,11 @@ declare module "fastify" {
 
 /** Turns what a request presents into who is calling; undefined when it is unknown or expired. */
 export interface Credentials {
-  /** The `authorization` header: an API token, or a personal access token (`user:…`). */
-  bearer(secret: string): Promise<Actor | undefined>;
+  /**
+   * The `authorization` header: an API token, or a personal access token (`user:…`). A
+   * secret already known is answered at once, so that an SDK poll waits on no promise.
+   */
+  bearer(secret: string): Actor | undefined | Promise<Actor | undefined>;
   /** The session cookie a login set. */
   session(id: string): Promise<Actor | undefined>;
   /** The ways to log in besides a password, offered to a caller who brought no credentials. */
@@ -56,13 +65,20 @@ export function requireDeclaredPermission(route: RouteOptions): void {
   }
 }
 
+/**
+ * The onRequest hook that finds who is calling and whether the route admits them. A hook
+ * with a callback rather than an async one: an SDK poll whose token is already known is
+ * admitted without a promise made, where it is answered thousands of times a second.
+ */
 export function authenticate(credentials: Credentials) {
-  return async (request: FastifyRequest): Promise<void> => {
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     // No route, no credentials to check: an unknown path is 404 for every caller.
-    if (request.routeOptions.url === undefined) return;
-    const config = request.routeOptions.config;
-    const access = config?.auth ?? "admin";
-    if (request.method === "OPTIONS") return;
+    if (request.is404 || request.method === "OPTIONS") {
+      done();
+      return;
+    }
+    const { config } = request.routeOptions;
+    const access = config.auth ?? "admin";
     if (access === "public") {
       // Logging in (or out, or resetting a password) from another site's page would sign a
       // person in as someone else; scripts, which no page drives, log in as before.
@@ -70,40 +86,67 @@ export function authenticate(credentials: Credentials) {
       if (from?.from === "elsewhere") {
         throw noAccess(`This must be sent from this service's own pages, but ${from.evidence}.`);
       }
+      done();
       return;
     }
-    const actor = await identify(credentials, request, access);
-    request.actor = actor;
-    if (access === "admin") {
-      const params = request.params as { projectId?: string; environment?: string };
-      // A private project a caller may not see does not exist for them: 404, never 403.
-      if (params.projectId !== undefined && !canSee(actor, params.projectId)) {
-        throw notFound(`Could not find project with id ${params.projectId}`);
-      }
-      if (config.person && actor.kind !== "user") {
-        throw noAccess(
-          "This endpoint belongs to a person: log in, or use a personal access token, which belongs to a user. API tokens have no user.",
-        );
-      }
-      // Checked before the body is read: a caller without the permission learns nothing
-      // about what a valid request would look like.
-      requirePermission(actor, config.permission ?? "ADMIN", {
-        project: params.projectId,
-        environment: params.environment,
-      });
-    } else if (actor.kind !== "token" || !admitted[access].includes(actor.type)) {
-      const what = actor.kind === "token" ? `A ${actor.type} token` : "A person's login";
-      throw noAccess(`${what} cannot be used here: this endpoint needs a ${access} token.`);
+    const actor = identify(credentials, request, access);
+    if (actor instanceof Promise) {
+      actor.then((found) => admit(request, found, access, config)).then(() => done(), done);
+      return;
     }
+    admit(request, actor, access, config);
+    done();
   };
 }
 
-async function identify(credentials: Credentials, request: FastifyRequest, access: Access): Promise<Actor> {
+function admit(
+  request: FastifyRequest,
+  actor: Actor,
+  access: Exclude<Access, "public">,
+  config: FastifyContextConfig,
+): void {
+  request.actor = actor;
+  if (access === "admin") {
+    const params = request.params as { projectId?: string; environment?: string };
+    // A private project a caller may not see does not exist for them: 404, never 403.
+    if (params.projectId !== undefined && !canSee(actor, params.projectId)) {
+      throw notFound(`Could not find project with id ${params.projectId}`);
+    }
+    if (config.person && actor.kind !== "user") {
+      throw noAccess(
+        "This endpoint belongs to a person: log in, or use a personal access token, which belongs to a user. API tokens have no user.",
+      );
+    }
+    // Checked before the body is read: a caller without the permission learns nothing
+    // about what a valid request would look like.
+    requirePermission(actor, config.permission ?? "ADMIN", {
+      project: params.projectId,
+      environment: params.environment,
+    });
+  } else if (actor.kind !== "token" || !admitted[access].includes(actor.type)) {
+    const what = actor.kind === "token" ? `A ${actor.type} token` : "A person's login";
+    throw noAccess(`${what} cannot be used here: this endpoint needs a ${access} token.`);
+  }
+}
+
+function identify(credentials: Credentials, request: FastifyRequest, access: Access): Actor | Promise<Actor> {
   const header = request.headers.authorization;
   // SDKs send the bare token; some HTTP clients insist on a scheme.
   const secret = header?.startsWith("Bearer ") ? header.slice(7) : header;
-  const byHeader = secret ? await credentials.bearer(secret) : undefined;
-  if (byHeader) return byHeader;
+  const byHeader = secret ? credentials.bearer(secret) : undefined;
+  if (byHeader instanceof Promise) {
+    return byHeader.then((actor) => actor ?? identifyOtherwise(credentials, request, access, header));
+  }
+  return byHeader ?? identifyOtherwise(credentials, request, access, header);
+}
+
+/** A caller whose authorization header names no one: a browser's session, or a refusal. */
+async function identifyOtherwise(
+  credentials: Credentials,
+  request: FastifyRequest,
+  access: Access,
+  header: string | undefined,
+): Promise<Actor> {
   // The admin API also takes a browser's session, as the reference does when a header fails.
   // Parsed here rather than on every request: SDK polls carry no session worth the work.
   const cookie = access === "admin" ? request.headers.cookie : undefined;

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { Telemetry } from "../telemetry.js";
 import type { App } from "./app-type.js";
@@ -11,9 +12,8 @@ export function prometheusRoutes(app: App, telemetry: Telemetry): void {
   // One child per route, method and status, found by a string key: prom-client would
   // otherwise hash a labels object on every request, the SDK endpoints' included.
   const series = new Map<string, { observe(value: number): void }>();
-  app.addHook("onResponse", async (request, reply) => {
-    const path = request.routeOptions.url;
-    if (path === undefined) return;
+  const observe = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.routeOptions.url!;
     const key = `${reply.statusCode} ${request.method} ${path}`;
     let child = series.get(key);
     if (!child) {
@@ -25,6 +25,11 @@ export function prometheusRoutes(app: App, telemetry: Telemetry): void {
       series.set(key, child);
     }
     child.observe(reply.elapsedTime);
+  };
+  // A hook with a callback: an async one would make a promise per request for nothing to wait on.
+  app.addHook("onResponse", (request, reply, done) => {
+    if (!request.is404) observe(request, reply);
+    done();
   });
 
   app.get(

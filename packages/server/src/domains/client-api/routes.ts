@@ -6,10 +6,11 @@ import {
   invalidField,
   notFound,
 } from "@signalbox/protocol";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { tokenCaller } from "../../http/auth.js";
 import { FeatureName, NotModified, ScopeQuery } from "./schemas.js";
 import { scopeFor } from "./scope.js";
-import type { ClientFeaturesService } from "./service.js";
+import type { ClientFeaturesService, Document } from "./service.js";
 
 const tags = ["Client"];
 const config = { auth: "client" as const };
@@ -48,6 +49,25 @@ const revisionOf = (header: string | undefined) => {
   return match ? Number(match[1]) : undefined;
 };
 
+/** The listing, or 304 to its ETag; gzipped for a client that takes it. */
+function answer(request: FastifyRequest, reply: FastifyReply, document: Document): void | Promise<void> {
+  reply.header("etag", document.etag).header("cache-control", "no-cache").header("vary", "accept-encoding");
+  if (request.headers["if-none-match"] === document.etag) {
+    reply.status(304).send();
+    return;
+  }
+  reply.type("application/json; charset=utf-8");
+  // The document's bytes, encoded once for every SDK that asks (the schema says what they hold).
+  if (document.body.length >= GZIP_THRESHOLD && acceptsGzip(request.headers["accept-encoding"])) {
+    reply.header("content-encoding", "gzip");
+    const gzipped = document.gzipped();
+    if (gzipped instanceof Promise) return gzipped.then((bytes) => void reply.send(bytes));
+    reply.send(gzipped);
+    return;
+  }
+  reply.send(document.body);
+}
+
 /** What server-side SDKs poll, under `/api/client`. */
 export const clientApiRoutes: FastifyPluginAsyncTypebox<{ features: ClientFeaturesService }> = async (
   app,
@@ -65,23 +85,12 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox<{ features: ClientFeatur
         response: { 200: ClientFeaturesSchema, 304: NotModified },
       },
     },
-    async (request, reply) => {
+    // Not async: a poll whose listing is ready is answered without a promise, and most are.
+    (request, reply) => {
       const scope = scopeFor(tokenCaller(request), request.query);
-      const document = await features.document(scope, inlineSegments(request.headers["unleash-client-spec"]));
-      reply
-        .header("etag", document.etag)
-        .header("cache-control", "no-cache")
-        .header("vary", "accept-encoding");
-      if (request.headers["if-none-match"] === document.etag) {
-        reply.status(304);
-        return;
-      }
-      reply.type("application/json; charset=utf-8");
-      // The document's bytes, encoded once for every SDK that asks (the schema says what they hold).
-      if (document.body.length >= GZIP_THRESHOLD && acceptsGzip(request.headers["accept-encoding"])) {
-        return reply.header("content-encoding", "gzip").send((await document.gzipped()) as never);
-      }
-      return reply.send(document.body as never);
+      const document = features.document(scope, inlineSegments(request.headers["unleash-client-spec"]));
+      if (document instanceof Promise) return document.then((ready) => answer(request, reply, ready));
+      answer(request, reply, document);
     },
   );
 

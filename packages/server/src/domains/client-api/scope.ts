@@ -16,7 +16,21 @@ const many = (value: string | string[] | undefined) => (value === undefined ? []
 // The reference resolves a request without any environment to `default`.
 const FALLBACK_ENVIRONMENT = "default";
 
+// Most SDKs send no filters: their scope is their token's, made once per token (the token
+// cache hands out the same actor while it is valid) rather than on every poll.
+const unfiltered = new WeakMap<TokenActor, Scope>();
+
 export function scopeFor(token: TokenActor, query: ScopeQuery): Scope {
+  for (const _ in query) return narrowed(token, query);
+  let scope = unfiltered.get(token);
+  if (!scope) {
+    scope = narrowed(token, {});
+    unfiltered.set(token, scope);
+  }
+  return scope;
+}
+
+function narrowed(token: TokenActor, query: ScopeQuery): Scope {
   const environment =
     token.environment !== "*" ? token.environment : (query.environment ?? FALLBACK_ENVIRONMENT);
   const asked = many(query.project);
@@ -30,5 +44,25 @@ export const inScope = (scope: Scope, feature: { name: string; project: string }
   (scope.projects[0] === "*" || scope.projects.includes(feature.project)) &&
   (!scope.namePrefix || feature.name.startsWith(scope.namePrefix));
 
-export const scopeKey = (scope: Scope) =>
-  JSON.stringify([scope.environment, scope.projects, scope.namePrefix ?? "", scope.tags]);
+const keys = new WeakMap<Scope, { inline?: string; apart?: string }>();
+
+/**
+ * What tells one listing from another: the scope, and whether segments are inlined. Worked
+ * out once per scope object, so that a poll looks its listing up by a string already hashed.
+ */
+export function listingKey(scope: Scope, inline: boolean): string {
+  let made = keys.get(scope);
+  if (!made) {
+    made = {};
+    keys.set(scope, made);
+  }
+  const form = inline ? "inline" : "apart";
+  made[form] ??= JSON.stringify([
+    scope.environment,
+    scope.projects,
+    scope.namePrefix ?? "",
+    scope.tags,
+    inline,
+  ]);
+  return made[form];
+}

@@ -1,5 +1,5 @@
 import { conflict, invalidField, nameExists, notFound } from "@signalbox/protocol";
-import type { Updateable } from "kysely";
+import type { Selectable, Updateable } from "kysely";
 import type { Actor } from "../../access/actor.js";
 import type { Db } from "../../db/connection.js";
 import type { ContextFieldTable } from "../../db/schema.js";
@@ -9,13 +9,20 @@ import type {} from "./events.js";
 import type { ContextFieldChanges, ContextFieldView, LegalValue, NewContextField } from "./schemas.js";
 import { type ContextFieldRow, contextFieldStore } from "./store.js";
 
-const view = (row: ContextFieldRow): ContextFieldView => ({
+/** A field as defined: what it shows but where strategies use it. */
+export type ContextFieldDefinition = Omit<ContextFieldView, "usedInFeatures" | "usedInProjects">;
+
+const definition = (row: Selectable<ContextFieldTable>): ContextFieldDefinition => ({
   name: row.name,
   description: row.description,
   stickiness: row.stickiness,
   sortOrder: row.sort_order,
   legalValues: row.legal_values,
   createdAt: row.created_at.toISOString(),
+});
+
+const view = (row: ContextFieldRow): ContextFieldView => ({
+  ...definition(row),
   usedInFeatures: row.used_in_features,
   usedInProjects: row.used_in_projects,
 });
@@ -66,6 +73,11 @@ export class ContextFieldService {
 
   async list(_actor: Actor): Promise<ContextFieldView[]> {
     return (await contextFieldStore.list(this.db)).map(view);
+  }
+
+  /** The fields without where they are used, which `list` counts over every strategy. */
+  async definitions(_actor: Actor): Promise<ContextFieldDefinition[]> {
+    return (await contextFieldStore.definitions(this.db)).map(definition);
   }
 
   get(_actor: Actor, name: string): Promise<ContextFieldView> {

@@ -13,15 +13,17 @@ export type ContextFieldRow = Selectable<ContextFieldTable> & {
 const usedBy = (field: RawBuilder<unknown> | string) =>
   sql<boolean>`fs.constraints @> jsonb_build_array(jsonb_build_object('contextName', ${field}::text))`;
 
-const withUsage = (db: Db) =>
-  db
-    .selectFrom("context_fields as cf")
-    .selectAll("cf")
-    .select(strategyUsage(usedBy(sql.ref("cf.name"))));
+/** The fields alone: `withUsage` reads every strategy for each. */
+const fields = (db: Db) => db.selectFrom("context_fields as cf").selectAll("cf");
+
+const withUsage = (db: Db) => fields(db).select(strategyUsage(usedBy(sql.ref("cf.name"))));
 
 export const contextFieldStore = {
   list: (db: Db): Promise<ContextFieldRow[]> =>
     withUsage(db).orderBy("cf.sort_order").orderBy("cf.name").execute(),
+
+  definitions: (db: Db): Promise<Selectable<ContextFieldTable>[]> =>
+    fields(db).orderBy("cf.sort_order").orderBy("cf.name").execute(),
 
   byName: (db: Db, name: string): Promise<ContextFieldRow | undefined> =>
     withUsage(db).where("cf.name", "=", name).executeTakeFirst(),

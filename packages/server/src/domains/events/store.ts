@@ -49,41 +49,52 @@ const toEvent = (row: Selectable<EventTable>): StoredEvent => ({
 export const CHANGES_CHANNEL = "signalbox_changes";
 export const CREDENTIALS_SUFFIX = " credentials";
 
-const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-
 /**
- * The tags an event carries: those it was given, else, for an event about a flag, the flag's
- * tags as they are when the event is written (read here, in the one place every event passes).
+ * An event as one row of the JSON array `append` sends. `tags` is left null for an event about
+ * a flag that was given none: it carries the flag's tags as they are when the event is
+ * written, read in the statement that writes it (the one place every event passes).
  */
-const tagsOf = (event: NewEvent) =>
-  event.tags !== undefined || !event.featureName
-    ? JSON.stringify(event.tags ?? [])
-    : sql<string>`(
-        select coalesce(
-          jsonb_agg(jsonb_build_object('type', tag_type, 'value', tag_value)
-                    order by created_at, tag_type, tag_value),
-          '[]'::jsonb)
-        from feature_tags where feature_name = ${event.featureName}
-      )`;
+const appended = (event: NewEvent) => ({
+  type: event.type,
+  created_by: event.createdBy,
+  created_by_user_id: event.createdByUserId ?? null,
+  project: event.project ?? null,
+  environment: event.environment ?? null,
+  feature_name: event.featureName ?? null,
+  data: event.data ?? null,
+  pre_data: event.preData ?? null,
+  tags: event.tags !== undefined || !event.featureName ? (event.tags ?? []) : null,
+});
 
 export const eventStore = {
+  /**
+   * One statement however many events a change records (an import records thousands): they
+   * travel as one JSON parameter, as a statement holds at most 65 535 parameters, and are
+   * numbered in the order recorded.
+   */
   async append(db: Db, events: readonly NewEvent[]): Promise<void> {
-    await db
-      .insertInto("events")
-      .values(
-        events.map((event) => ({
-          type: event.type,
-          created_by: event.createdBy,
-          created_by_user_id: event.createdByUserId ?? null,
-          project: event.project ?? null,
-          environment: event.environment ?? null,
-          feature_name: event.featureName ?? null,
-          data: json(event.data),
-          pre_data: json(event.preData),
-          tags: tagsOf(event),
-        })),
+    await sql`
+      insert into events
+        (type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
+      select e.type, e.created_by, e.created_by_user_id, e.project, e.environment, e.feature_name,
+             e.data, e.pre_data,
+             coalesce(e.tags, (
+               select coalesce(
+                 jsonb_agg(jsonb_build_object('type', tag_type, 'value', tag_value)
+                           order by created_at, tag_type, tag_value),
+                 '[]'::jsonb)
+               from feature_tags where feature_name = e.feature_name
+             ))
+      from rows from (
+        jsonb_to_recordset(${JSON.stringify(events.map(appended))}::jsonb) as (
+          type text, created_by text, created_by_user_id integer, project text, environment text,
+          feature_name text, data jsonb, pre_data jsonb, tags jsonb
+        )
+      ) with ordinality as e (
+        type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags, position
       )
-      .execute();
+      order by e.position
+    `.execute(db);
   },
 
   /** The events after a position, oldest first: what an outbox consumer is handed next. */

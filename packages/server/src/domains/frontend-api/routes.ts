@@ -6,7 +6,7 @@ import {
   FrontendRequestSchema,
   FrontendTogglesSchema,
 } from "@signalbox/protocol";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { tokenCaller } from "../../http/auth.js";
 import { NotImplemented } from "./schemas.js";
 import { contextFrom, type FrontendService } from "./service.js";
@@ -17,6 +17,17 @@ export interface FrontendRoutesOptions {
   origins: string[];
   /** Routes that share the frontend API's CORS rules (browser SDKs' usage reports). */
   within?: FastifyPluginAsync;
+}
+
+/**
+ * Sends the serialised toggles (the schema says what they hold). Not async: an answer from a
+ * ready snapshot is sent without a promise made.
+ */
+function answer(reply: FastifyReply, body: Buffer | Promise<Buffer>): Promise<void> | undefined {
+  reply.header("cache-control", "no-cache").type("application/json; charset=utf-8");
+  if (body instanceof Promise) return body.then((bytes) => void reply.send(bytes));
+  reply.send(body);
+  return undefined;
 }
 
 const tags = ["Frontend"];
@@ -56,11 +67,8 @@ export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = 
         response: { 200: FrontendTogglesSchema },
       },
     },
-    async (request, reply) => {
-      const context = contextFrom(request.query, request.ip);
-      reply.header("cache-control", "no-cache");
-      return { toggles: await frontend.evaluate(tokenCaller(request), context) };
-    },
+    (request, reply) =>
+      answer(reply, frontend.evaluate(tokenCaller(request), contextFrom(request.query, request.ip))),
   );
 
   app.post(
@@ -74,11 +82,11 @@ export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = 
         response: { 200: FrontendTogglesSchema },
       },
     },
-    async (request, reply) => {
-      const context = contextFrom(request.body.context ?? {}, request.ip);
-      reply.header("cache-control", "no-cache");
-      return { toggles: await frontend.evaluate(tokenCaller(request), context) };
-    },
+    (request, reply) =>
+      answer(
+        reply,
+        frontend.evaluate(tokenCaller(request), contextFrom(request.body.context ?? {}, request.ip)),
+      ),
   );
 
   if (within) await app.register(within);

@@ -3,7 +3,8 @@ import type { Actor } from "../../access/actor.js";
 import { can, canSee } from "../../access/can.js";
 import type { Permission } from "../../access/permissions.js";
 import { checkConstraints } from "../../shared/schemas.js";
-import { type ContextFieldView, NewContextField } from "../context-fields/schemas.js";
+import { NewContextField } from "../context-fields/schemas.js";
+import type { ContextFieldDefinition } from "../context-fields/service.js";
 import { CreateFeature } from "../features/editing/schemas.js";
 import type { FlagRef } from "../features/flags/service.js";
 import { Strategy } from "../features/strategies/schemas.js";
@@ -51,7 +52,7 @@ export interface Scene {
   /** Flags of the file archived here: not imported. */
   archived: string[];
   definitions: StrategyDefinitionView[];
-  contextFields: ReadonlyMap<string, ContextFieldView>;
+  contextFields: ReadonlyMap<string, ContextFieldDefinition>;
   /** Segments of the file that no segment here has the name of. */
   missingSegments: string[];
   /** Environments whose review this person may not skip, where the import writes. */

@@ -52,16 +52,16 @@ import type {
 } from "./schemas.js";
 
 export interface ImportExportLinks {
-  flags: Pick<FlagService, "find" | "inProject" | "setStale">;
-  flagViews: Pick<FlagViewService, "activeViews" | "search">;
-  flagEditing: Pick<FlagEditingService, "create" | "update" | "setEnabled">;
-  strategies: Pick<StrategyService, "ofFlags" | "add" | "remove">;
-  variants: Pick<VariantService, "set">;
-  featureTags: Pick<FeatureTagService, "ofFlags" | "add" | "remove">;
+  flags: Pick<FlagService, "find" | "findAll" | "inProject" | "setStale">;
+  flagViews: Pick<FlagViewService, "activeViews" | "matchingNames">;
+  flagEditing: Pick<FlagEditingService, "createAll" | "updateAll" | "setEnabledAll">;
+  strategies: Pick<StrategyService, "ofFlags" | "addAll" | "removeAll">;
+  variants: Pick<VariantService, "setAll">;
+  featureTags: Pick<FeatureTagService, "ofFlags" | "addAll" | "removeAll">;
   tagTypes: Pick<TagTypeService, "list" | "create">;
-  contextFields: Pick<ContextFieldService, "list" | "create">;
-  dependencies: Pick<DependencyService, "add">;
-  segments: Pick<SegmentService, "list">;
+  contextFields: Pick<ContextFieldService, "definitions" | "create">;
+  dependencies: Pick<DependencyService, "addAll">;
+  segments: Pick<SegmentService, "definitions">;
   definitions: Pick<StrategyDefinitionService, "list">;
   projects: Pick<ProjectService, "requireActive" | "environmentsOf">;
   environments: Pick<EnvironmentService, "list">;
@@ -175,21 +175,16 @@ export class ImportExportService {
     if (query.tag === undefined && query.project !== undefined) {
       return (await this.links.flags.inProject(this.db, query.project)).map((flag) => flag.name);
     }
-    const all = [];
-    for (let offset = 0; ; offset += 100) {
-      const page = await this.links.flagViews.search(actor, {
-        sortBy: "name",
-        offset: String(offset),
-        limit: "100",
-      });
-      all.push(...page.features);
-      if (page.features.length < 100) break;
-    }
-    if (query.tag === undefined) return all.map((flag) => flag.name);
+    // Every active flag the caller may see, by name, as the feature search lists them.
+    const all = await this.links.flagViews.matchingNames(actor, { sortBy: "name" });
+    if (query.tag === undefined) return all;
     const tag = query.tag;
-    return all
-      .filter((flag) => flag.tags.some((held) => held.value === tag || `${held.type}:${held.value}` === tag))
-      .map((flag) => flag.name);
+    const tagged = new Set(
+      (await this.links.featureTags.ofFlags(this.db, all))
+        .filter((held) => held.value === tag || `${held.type}:${held.value}` === tag)
+        .map((held) => held.featureName),
+    );
+    return all.filter((name) => tagged.has(name));
   }
 
   private async exported(actor: Actor, views: FeatureView[], environment: string): Promise<ExportResult> {
@@ -244,7 +239,7 @@ export class ImportExportService {
         enabled: env.enabled,
         variants: env.variants,
       })),
-      contextFields: (await this.links.contextFields.list(actor))
+      contextFields: (await this.links.contextFields.definitions(actor))
         .filter((field) => used.has(field.name))
         .map(({ name, description, stickiness, sortOrder, legalValues }) => ({
           name,
@@ -254,7 +249,7 @@ export class ImportExportService {
           legalValues,
         })),
       featureTags: tags,
-      segments: (await this.links.segments.list(actor))
+      segments: (await this.links.segments.definitions(actor))
         .filter((segment) => segmentIds.has(segment.id))
         .map(({ id, name }) => ({ id, name })),
       tagTypes: (await this.links.tagTypes.list(actor)).filter((type) => tagTypes.has(type.name)),
@@ -278,17 +273,18 @@ export class ImportExportService {
     if (!(await links.projects.environmentsOf(db, projectId)).includes(environment)) {
       throw notFound(`Environment ${environment} is not enabled in project ${projectId}`);
     }
-    const known = new Map<string, FlagRef>();
-    for (const name of unique(data.features.map((feature) => feature.name))) {
-      const flag = await links.flags.find(db, name);
-      if (flag) known.set(name, flag);
-    }
+    const known: ReadonlyMap<string, FlagRef> = await links.flags.findAll(
+      db,
+      unique(data.features.map((feature) => feature.name)),
+    );
     const archived = unique(data.features.filter((f) => known.get(f.name)?.archived).map((f) => f.name));
     const cleaned = clean(data, new Set(archived));
     const listed = new Set(cleaned.features.map((feature) => feature.name));
     const existing = new Set([...listed].filter((name) => known.get(name)?.project === projectId));
-    const fields = new Map((await links.contextFields.list(actor)).map((field) => [field.name, field]));
-    const segments = (await links.segments.list(actor)).filter(
+    const fields = new Map(
+      (await links.contextFields.definitions(actor)).map((field) => [field.name, field]),
+    );
+    const segments = (await links.segments.definitions(actor)).filter(
       (segment) => segment.project === null || segment.project === projectId,
     );
     const segmentIds = new Map<number, number>();
@@ -359,7 +355,10 @@ export class ImportExportService {
   /**
    * The reference's order: flags, variants, tag types, tags, context fields, then the
    * environment. With `drafted`, what concerns the environment (variants, strategies, on or
-   * off, dependencies) is collected there as changes for review instead of written.
+   * off, dependencies) is collected there as changes for review instead of written. Each
+   * step writes all the file's entries at once, through the service a direct change goes
+   * through, which checks and records each as if written one at a time: the events of each
+   * flag come in the order single changes would record them.
    */
   private async write(
     actor: Actor,
@@ -371,24 +370,46 @@ export class ImportExportService {
     const { links } = this;
     const { project, environment } = body;
     const { cleaned, existing } = found;
-    const place = (featureName: string) => ({ projectId: project, featureName, environment });
 
-    for (const feature of cleaned.features) {
-      const input = writable(CreateFeature, featureInput(feature), "The flag is not valid.");
-      if (existing.has(feature.name)) {
-        const { name: _name, ...changes } = input;
-        const update = writable(UpdateFeature, { ...changes, ...stale(feature) }, "The flag is not valid.");
-        await links.flagEditing.update(actor, project, feature.name, update);
-      } else {
-        await links.flagEditing.create(actor, project, input);
-        if (feature.stale) await links.flags.setStale(actor, project, [feature.name], true);
-      }
+    const created = cleaned.features.filter((feature) => !existing.has(feature.name));
+    const updated = cleaned.features.filter((feature) => existing.has(feature.name));
+    const input = (feature: ImportData["features"][number]) =>
+      writable(CreateFeature, featureInput(feature), "The flag is not valid.");
+    if (created.length > 0) await links.flagEditing.createAll(actor, project, created.map(input));
+    const markedStale = created.filter((feature) => feature.stale).map((feature) => feature.name);
+    if (markedStale.length > 0) await links.flags.setStale(actor, project, markedStale, true);
+    if (updated.length > 0) {
+      await links.flagEditing.updateAll(
+        actor,
+        project,
+        updated.map((feature) => {
+          const { name, ...changes } = input(feature);
+          const edit = writable(UpdateFeature, { ...changes, ...stale(feature) }, "The flag is not valid.");
+          return { name, edit };
+        }),
+      );
     }
-    for (const env of cleaned.environments) {
-      if (env.variants.length === 0) continue;
-      const variants = writable(Variants, env.variants, "The variants are not valid.");
-      if (drafted) drafted.push({ feature: env.featureName, action: "patchVariant", payload: { variants } });
-      else await links.variants.set(actor, project, env.featureName, [environment], { asSent: variants });
+
+    const variants = cleaned.environments.flatMap((env) =>
+      env.variants.length === 0
+        ? []
+        : [
+            {
+              name: env.featureName,
+              variants: writable(Variants, env.variants, "The variants are not valid."),
+            },
+          ],
+    );
+    if (drafted) {
+      for (const { name, variants: sent } of variants)
+        drafted.push({ feature: name, action: "patchVariant", payload: { variants: sent } });
+    } else if (variants.length > 0) {
+      await links.variants.setAll(
+        actor,
+        project,
+        [environment],
+        variants.map(({ name, variants: sent }) => ({ name, edit: { asSent: sent } })),
+      );
     }
     for (const type of found.newTagTypes) {
       await links.tagTypes.create(
@@ -402,13 +423,24 @@ export class ImportExportService {
       JSON.stringify([tag.featureName, tag.type, tag.value]);
     const wantedTags = new Set(cleaned.tags.map(key));
     const heldTags = new Set(held.map(key));
-    for (const tag of held) {
-      if (!wantedTags.has(key(tag))) await links.featureTags.remove(actor, tag.featureName, tag);
+    const untagged = held.filter((tag) => !wantedTags.has(key(tag)));
+    if (untagged.length > 0) {
+      await links.featureTags.removeAll(
+        actor,
+        untagged.map(({ featureName, type, value }) => ({ name: featureName, tag: { type, value } })),
+      );
     }
+    const tagged = [];
     for (const tag of cleaned.tags) {
       if (heldTags.has(key(tag))) continue;
       heldTags.add(key(tag));
-      await links.featureTags.add(actor, tag.featureName, writable(Tag, tag, "The tag is not valid."));
+      tagged.push(tag);
+    }
+    if (tagged.length > 0) {
+      await links.featureTags.addAll(
+        actor,
+        tagged.map((tag) => ({ name: tag.featureName, tag: writable(Tag, tag, "The tag is not valid.") })),
+      );
     }
     for (const field of found.newContextFields) {
       await links.contextFields.create(
@@ -417,40 +449,55 @@ export class ImportExportService {
       );
     }
 
-    for (const { strategy } of (await links.strategies.ofFlags(db, names)).filter(
+    const replaced = (await links.strategies.ofFlags(db, names)).filter(
       (entry) => entry.environment === environment,
-    )) {
-      if (drafted)
+    );
+    const strategies = cleaned.strategies.map((strategy) => ({
+      featureName: strategy.featureName,
+      input: writable(Strategy, strategyInput(strategy, found.segmentIds), "The strategy is not valid."),
+    }));
+    if (drafted) {
+      for (const { strategy } of replaced)
         drafted.push({
           feature: strategy.featureName,
           action: "deleteStrategy",
           payload: { id: strategy.id },
         });
-      else await links.strategies.remove(actor, place(strategy.featureName), strategy.id);
-    }
-    for (const strategy of cleaned.strategies) {
-      const input = writable(
-        Strategy,
-        strategyInput(strategy, found.segmentIds),
-        "The strategy is not valid.",
-      );
-      if (drafted) drafted.push({ feature: strategy.featureName, action: "addStrategy", payload: input });
-      else await links.strategies.add(actor, place(strategy.featureName), input);
-    }
-    for (const env of cleaned.environments) {
-      if (drafted)
+      for (const { featureName, input: strategy } of strategies)
+        drafted.push({ feature: featureName, action: "addStrategy", payload: strategy });
+      for (const env of cleaned.environments)
         drafted.push({
           feature: env.featureName,
           action: "updateEnabled",
           payload: { enabled: env.enabled },
         });
-      else await links.flagEditing.setEnabled(actor, place(env.featureName), env.enabled, false);
-    }
-    for (const entry of cleaned.dependencies) {
-      for (const parent of entry.dependencies) {
-        if (drafted) drafted.push({ feature: entry.feature, action: "addDependency", payload: parent });
-        else await links.dependencies.add(actor, project, entry.feature, parent);
+      for (const entry of cleaned.dependencies) {
+        for (const parent of entry.dependencies)
+          drafted.push({ feature: entry.feature, action: "addDependency", payload: parent });
       }
+      return;
     }
+    if (replaced.length > 0) {
+      await links.strategies.removeAll(
+        actor,
+        project,
+        environment,
+        replaced.map(({ strategy }) => ({ featureName: strategy.featureName, id: strategy.id })),
+      );
+    }
+    if (strategies.length > 0) await links.strategies.addAll(actor, project, environment, strategies);
+    if (cleaned.environments.length > 0) {
+      await links.flagEditing.setEnabledAll(
+        actor,
+        project,
+        environment,
+        cleaned.environments.map((env) => ({ featureName: env.featureName, enabled: env.enabled })),
+        false,
+      );
+    }
+    const dependencies = cleaned.dependencies.flatMap((entry) =>
+      entry.dependencies.map((input) => ({ child: entry.feature, input })),
+    );
+    if (dependencies.length > 0) await links.dependencies.addAll(actor, project, dependencies);
   }
 }

@@ -7,6 +7,7 @@ import type { Change, EventService } from "../events/service.js";
 import type { FlagService } from "../features/flags/service.js";
 import type { LifecycleService } from "../features/lifecycle/service.js";
 import type { StrategyDefinitionService } from "../strategy-definitions/service.js";
+import { Batches } from "./batches.js";
 import type {} from "./events.js";
 import { firstHour, HOUR, hourlyExposure, startOfHour, usageByEnvironment } from "./exposure.js";
 import { applicationOverview } from "./overview.js";
@@ -22,7 +23,13 @@ import type {
   Instance,
   RecentInstances,
 } from "./schemas.js";
-import { type MetricRow, metricsStore, type SdkType } from "./store.js";
+import {
+  type ApplicationInput,
+  type InstanceInput,
+  type MetricRow,
+  metricsStore,
+  type SdkType,
+} from "./store.js";
 
 /** How long hourly counts and silent SDK instances are kept, as in the reference. */
 export const METRICS_RETENTION_MS = 48 * HOUR;
@@ -95,9 +102,62 @@ export interface MetricsLookups {
   strategyDefinitions: Pick<StrategyDefinitionService, "list">;
 }
 
-/** Applications, their instances and their usage counts, as SDKs register and report them. */
+/** What one SDK call writes: its application and instance, and a report's counts. */
+interface Usage {
+  token: TokenActor;
+  clientIp: string;
+  app: ApplicationInput;
+  instance: InstanceInput;
+  counts: MetricRow[];
+  /** When the counts were taken: when their flags were last seen. */
+  at: Date;
+}
+
+/** The most SDK calls written in one transaction. */
+const BATCH_LIMIT = 100;
+
+/** Counts of the same flag, application, environment and hour added up: each is written once. */
+function summed(rows: MetricRow[]): MetricRow[] {
+  const sums = new Map<string, MetricRow>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.featureName, row.appName, row.environment, row.hour.getTime()]);
+    const sum = sums.get(key);
+    if (!sum) {
+      sums.set(key, { ...row, variants: { ...row.variants } });
+      continue;
+    }
+    sum.yes += row.yes;
+    sum.no += row.no;
+    for (const [name, count] of Object.entries(row.variants))
+      sum.variants[name] = (sum.variants[name] ?? 0) + count;
+  }
+  return [...sums.values()];
+}
+
+/** The flags each environment's reports name, each with the latest time it was seen. */
+function seenByEnvironment(usages: Usage[]): Map<string, Map<string, Date>> {
+  const seen = new Map<string, Map<string, Date>>();
+  for (const { counts, at } of usages) {
+    for (const row of counts) {
+      const flags = seen.get(row.environment) ?? new Map<string, Date>();
+      seen.set(row.environment, flags);
+      const before = flags.get(row.featureName);
+      if (!before || before < at) flags.set(row.featureName, at);
+    }
+  }
+  return seen;
+}
+
+/**
+ * Applications, their instances and their usage counts, as SDKs register and report them.
+ * Every instance of every application reports every minute, each naming all the flags it
+ * evaluated: what arrives while a write is in progress is written together next, in one
+ * transaction, its counts added up first (see Batches). Each call still answers once what
+ * it sent is committed.
+ */
 export class MetricsService {
   private pruner: NodeJS.Timeout | undefined;
+  private readonly usages = new Batches<Usage>((usages) => this.write(usages), BATCH_LIMIT);
 
   constructor(
     private readonly db: Db,
@@ -124,10 +184,12 @@ export class MetricsService {
     return metricsStore.prune(this.db, new Date(now.getTime() - METRICS_RETENTION_MS));
   }
 
-  async register(token: TokenActor, registration: ClientRegistration, clientIp: string): Promise<void> {
-    await this.events.change(token, async (change) => {
-      await this.recordApplication(change, token, registration, clientIp);
-      await metricsStore.upsertInstance(change.db, {
+  register(token: TokenActor, registration: ClientRegistration, clientIp: string): Promise<void> {
+    return this.usages.add({
+      token,
+      clientIp,
+      app: registration,
+      instance: {
         appName: registration.appName,
         instanceId: registration.instanceId ?? "default",
         environment: token.environment,
@@ -136,49 +198,41 @@ export class MetricsService {
         clientIp,
         started: startedAt(registration.started),
         interval: registration.interval,
-      });
+      },
+      counts: [],
+      at: new Date(),
     });
   }
 
-  async report(token: TokenActor, report: ClientMetrics, clientIp: string): Promise<void> {
+  report(token: TokenActor, report: ClientMetrics, clientIp: string): Promise<void> {
     const environment = token.environment;
-    const toggles = Object.entries(report.bucket?.toggles ?? {}).filter(
-      ([, counts]) => (counts.yes ?? 0) + (counts.no ?? 0) > 0,
-    );
     const stop = report.bucket?.stop ? new Date(report.bucket.stop) : new Date();
     const at = Number.isNaN(stop.getTime()) ? new Date() : stop;
     const hour = startOfHour(at);
-    // Any use means pre-live; use in a production environment may also mean live.
-    const live = toggles.length > 0 && (await this.isProduction(environment));
-    await this.events.change(token, async (change) => {
-      await this.recordApplication(change, token, report, clientIp);
-      await metricsStore.upsertInstance(change.db, {
+    return this.usages.add({
+      token,
+      clientIp,
+      app: report,
+      instance: {
         appName: report.appName,
         instanceId: report.instanceId ?? "default",
         environment,
         sdkType: sdkTypeOf(token),
         sdkVersion: report.sdkVersion,
         clientIp,
-      });
-      if (toggles.length === 0) return;
-      const rows: MetricRow[] = toggles.map(([featureName, counts]) => ({
-        featureName,
-        appName: report.appName,
-        environment,
-        hour,
-        yes: Math.max(0, Math.trunc(counts.yes ?? 0)),
-        no: Math.max(0, Math.trunc(counts.no ?? 0)),
-        variants: counts.variants ?? {},
-      }));
-      await metricsStore.addMetrics(change.db, rows);
-      const names = rows.map((row) => row.featureName);
-      const seen = await this.lookups.flags.markSeen(change.db, environment, names, at);
-      await this.lookups.lifecycle.reachedThroughUse(change.db, seen, ["pre-live"]);
-      // Live is use in production of a flag switched on there, as the reference records it.
-      if (live) {
-        const enabled = await this.lookups.flags.enabledIn(change.db, environment, seen);
-        await this.lookups.lifecycle.reachedThroughUse(change.db, enabled, ["live"]);
-      }
+      },
+      counts: Object.entries(report.bucket?.toggles ?? {})
+        .filter(([, counts]) => (counts.yes ?? 0) + (counts.no ?? 0) > 0)
+        .map(([featureName, counts]) => ({
+          featureName,
+          appName: report.appName,
+          environment,
+          hour,
+          yes: Math.max(0, Math.trunc(counts.yes ?? 0)),
+          no: Math.max(0, Math.trunc(counts.no ?? 0)),
+          variants: counts.variants ?? {},
+        })),
+      at,
     });
   }
 
@@ -339,10 +393,45 @@ export class MetricsService {
     return { lastHourUsage: usageByEnvironment(lastHour), seenApplications };
   }
 
-  /** Asked on the service's own behalf: the SDK's token is no admin reader. */
-  private async isProduction(environment: string): Promise<boolean> {
-    const environments = await this.lookups.environments.list(system("metrics"));
-    return environments.find((entry) => entry.name === environment)?.type === "production";
+  /**
+   * Writes SDK calls in one transaction. Each application and instance is written as its
+   * call says, in order, any new application recorded as its SDK's doing; the counts are
+   * added up, and each flag is stamped seen once per environment, at the latest time. Any
+   * use means pre-live; use in a production environment of a flag switched on there, live,
+   * as the reference records it.
+   */
+  private async write(usages: Usage[]): Promise<void> {
+    const seen = seenByEnvironment(usages);
+    // Asked on the service's own behalf: the SDK's token is no admin reader.
+    const production = new Set(
+      seen.size === 0
+        ? []
+        : (await this.lookups.environments.list(system("metrics")))
+            .filter((entry) => entry.type === "production")
+            .map((entry) => entry.name),
+    );
+    await this.events.change(system("metrics"), async (change) => {
+      for (const usage of usages) {
+        await this.events.change(usage.token, async (own) => {
+          await this.recordApplication(own, usage.token, usage.app, usage.clientIp);
+          await metricsStore.upsertInstance(own.db, usage.instance);
+        });
+      }
+      if (seen.size === 0) return;
+      await metricsStore.addMetrics(change.db, summed(usages.flatMap((usage) => usage.counts)));
+      for (const [environment, flags] of seen) {
+        const active = await this.lookups.flags.markSeen(
+          change.db,
+          environment,
+          [...flags].map(([name, at]) => ({ name, at })),
+        );
+        await this.lookups.lifecycle.reachedThroughUse(change.db, active, ["pre-live"]);
+        if (production.has(environment)) {
+          const enabled = await this.lookups.flags.enabledIn(change.db, environment, active);
+          await this.lookups.lifecycle.reachedThroughUse(change.db, enabled, ["live"]);
+        }
+      }
+    });
   }
 
   private async requireApplication(appName: string): Promise<ApplicationRow> {
@@ -375,7 +464,7 @@ export class MetricsService {
   private async recordApplication(
     change: Change,
     token: TokenActor,
-    app: { appName: string; sdkVersion?: string; strategies?: string[] },
+    app: ApplicationInput,
     clientIp: string,
   ): Promise<void> {
     const created = await metricsStore.upsertApplication(change.db, app);

@@ -49,6 +49,9 @@ const metricRow = (row: {
   variants: row.variants,
 });
 
+/** Code-point order, the same in every process, unlike a locale's. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const sortColumns = { appName: "app_name", createdAt: "created_at", updatedAt: "updated_at" } as const;
 
 /**
@@ -125,37 +128,44 @@ export const metricsStore = {
       .execute();
   },
 
+  /**
+   * Adds counts to the hour's, one statement for a report however many flags it names: the
+   * rows travel as one JSON parameter (a statement holds at most 65 535 parameters), by flag
+   * name, so that reports of the same flags lock their rows in the same order.
+   */
   async addMetrics(db: Db, rows: MetricRow[]): Promise<void> {
-    await db
-      .insertInto("client_metrics")
-      .values(
-        rows.map((row) => ({
-          feature_name: row.featureName,
-          app_name: row.appName,
-          environment: row.environment,
-          timestamp: row.hour,
-          yes: row.yes,
-          no: row.no,
-          variants: JSON.stringify(row.variants),
-        })),
+    const sorted = rows
+      .map((row) => ({
+        feature_name: row.featureName,
+        app_name: row.appName,
+        environment: row.environment,
+        timestamp: row.hour.toISOString(),
+        yes: row.yes,
+        no: row.no,
+        variants: row.variants,
+      }))
+      .sort((a, b) => compare(a.feature_name, b.feature_name));
+    await sql`
+      insert into client_metrics (feature_name, app_name, environment, timestamp, yes, no, variants)
+      select feature_name, app_name, environment, timestamp, yes, no, variants
+      from jsonb_to_recordset(${JSON.stringify(sorted)}::jsonb) as r (
+        feature_name text, app_name text, environment text, timestamp timestamptz,
+        yes bigint, no bigint, variants jsonb
       )
-      .onConflict((oc) =>
-        oc.columns(["feature_name", "app_name", "environment", "timestamp"]).doUpdateSet({
-          yes: sql`client_metrics.yes + excluded.yes`,
-          no: sql`client_metrics.no + excluded.no`,
-          // Variant counts add up per name.
-          variants: sql`(
-            select coalesce(jsonb_object_agg(key, total), '{}'::jsonb) from (
-              select key, sum(value::bigint) as total from (
-                select * from jsonb_each_text(client_metrics.variants)
-                union all
-                select * from jsonb_each_text(excluded.variants)
-              ) counts group by key
-            ) sums
-          )`,
-        }),
-      )
-      .execute();
+      on conflict (feature_name, app_name, environment, timestamp) do update set
+        yes = client_metrics.yes + excluded.yes,
+        no = client_metrics.no + excluded.no,
+        -- Variant counts add up per name.
+        variants = (
+          select coalesce(jsonb_object_agg(key, total), '{}'::jsonb) from (
+            select key, sum(value::bigint) as total from (
+              select * from jsonb_each_text(client_metrics.variants)
+              union all
+              select * from jsonb_each_text(excluded.variants)
+            ) counts group by key
+          ) sums
+        )
+    `.execute(db);
   },
 
   async listApplications(db: Db, query: ApplicationQuery) {

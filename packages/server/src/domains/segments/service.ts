@@ -1,7 +1,9 @@
 import { conflict, invalidField, nameExists, noAccess, notFound } from "@signalbox/protocol";
+import type { Selectable } from "kysely";
 import type { Actor } from "../../access/actor.js";
 import { canSee } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
+import type { SegmentTable } from "../../db/schema.js";
 import { checkConstraints } from "../../shared/schemas.js";
 import { refuseUnreviewed } from "../change-gate/gate.js";
 import { resource } from "../events/resource.js";
@@ -11,7 +13,10 @@ import type {} from "./events.js";
 import type { SegmentInput, SegmentView, StrategyUse } from "./schemas.js";
 import { type SegmentRow, segmentStore } from "./store.js";
 
-const view = (row: SegmentRow): SegmentView => ({
+/** A segment as defined: what it shows but where strategies use it. */
+export type SegmentDefinition = Omit<SegmentView, "usedInFeatures" | "usedInProjects">;
+
+const definition = (row: Selectable<SegmentTable>): SegmentDefinition => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -19,6 +24,10 @@ const view = (row: SegmentRow): SegmentView => ({
   constraints: row.constraints,
   createdAt: row.created_at.toISOString(),
   createdBy: row.created_by,
+});
+
+const view = (row: SegmentRow): SegmentView => ({
+  ...definition(row),
   usedInFeatures: row.used_in_features,
   usedInProjects: row.used_in_projects,
 });
@@ -47,6 +56,13 @@ export class SegmentService {
   async list(actor: Actor): Promise<SegmentView[]> {
     return (await segmentStore.list(this.db))
       .map(view)
+      .filter((segment) => segment.project === null || canSee(actor, segment.project));
+  }
+
+  /** The segments `list` shows, without where they are used, which it counts over every strategy. */
+  async definitions(actor: Actor): Promise<SegmentDefinition[]> {
+    return (await segmentStore.definitions(this.db))
+      .map(definition)
       .filter((segment) => segment.project === null || canSee(actor, segment.project));
   }
 

@@ -5,11 +5,15 @@ import { strategyUsage } from "../../db/strategy-usage.js";
 
 export type SegmentRow = Selectable<SegmentTable> & { used_in_features: number; used_in_projects: number };
 
-const withUsage = (db: Db) =>
-  db.selectFrom("segments as s").selectAll("s").select(strategyUsage(sql<boolean>`s.id = any(fs.segments)`));
+/** The segments alone: `withUsage` reads every strategy for each. */
+const segments = (db: Db) => db.selectFrom("segments as s").selectAll("s");
+
+const withUsage = (db: Db) => segments(db).select(strategyUsage(sql<boolean>`s.id = any(fs.segments)`));
 
 export const segmentStore = {
   list: (db: Db): Promise<SegmentRow[]> => withUsage(db).orderBy("s.name").execute(),
+
+  definitions: (db: Db): Promise<Selectable<SegmentTable>[]> => segments(db).orderBy("s.name").execute(),
 
   byId: (db: Db, id: number): Promise<SegmentRow | undefined> =>
     withUsage(db).where("s.id", "=", id).executeTakeFirst(),

@@ -248,13 +248,18 @@ export class TokenService {
     });
   }
 
-  async resolve(secret: string): Promise<Principal | undefined> {
+  /** A secret looked up lately is answered from the cache at once: SDK polls wait on no promise. */
+  resolve(secret: string): Principal | undefined | Promise<Principal | undefined> {
     const now = Date.now();
     const cached = this.cache.get(secret);
     if (cached && cached.until > now && cached.expiresAt > now) {
       if (cached.principal) this.seen.mark(cached.principal.tokenId);
       return cached.principal;
     }
+    return this.lookup(secret, now);
+  }
+
+  private async lookup(secret: string, now: number): Promise<Principal | undefined> {
     const generation = this.generation;
     const row = await tokenStore.byHash(this.db, hash(secret));
     const expiresAt = row?.expires_at?.getTime() ?? Number.POSITIVE_INFINITY;

@@ -17,38 +17,76 @@ export class DependencyService {
   constructor(
     private readonly db: Db,
     private readonly events: EventService,
-    private readonly flags: Pick<FlagService, "require" | "find" | "activeAmong" | "inProject">,
+    private readonly flags: Pick<
+      FlagService,
+      "require" | "requireAll" | "find" | "findAll" | "activeAmong" | "inProject"
+    >,
   ) {}
 
   async add(actor: Actor, projectId: string, child: string, input: DependencyInput): Promise<void> {
-    const enabled = input.enabled ?? true;
-    const variants = input.variants ?? [];
-    if (!enabled && variants.length > 0) {
-      throw invalidField("variants", "variants can only be required of a parent that must be enabled");
-    }
+    await this.addAll(actor, projectId, [{ child, input }]);
+  }
+
+  /**
+   * Adds parents to flags of a project as `add` adds each, one after the other (a link
+   * added first counts for those after it), written together.
+   */
+  async addAll(actor: Actor, projectId: string, entries: { child: string; input: DependencyInput }[]) {
+    const links = entries.map(({ child, input }) => {
+      const enabled = input.enabled ?? true;
+      const variants = input.variants ?? [];
+      if (!enabled && variants.length > 0) {
+        throw invalidField("variants", "variants can only be required of a parent that must be enabled");
+      }
+      return { child, parent: input.feature, enabled, variants };
+    });
     await this.events.change(actor, async (change) => {
-      const flag = await this.flags.require(change.db, projectId, child);
-      await refuseUnreviewed(change, flag.project);
+      const children = await this.flags.requireAll(
+        change.db,
+        projectId,
+        links.map((link) => link.child),
+      );
+      await refuseUnreviewed(change, projectId);
       // A parent is found in the child's project first: whether a flag elsewhere (perhaps in a
       // private project) exists, or has parents of its own, is not this caller's to learn.
-      const parent = await this.flags.find(change.db, input.feature);
-      if (!parent || parent.archived || parent.project !== flag.project) {
-        throw missingParent(flag.project, input.feature);
+      const parents = await this.flags.findAll(
+        change.db,
+        links.map((link) => link.parent),
+      );
+      const withChildren = new Set(
+        (
+          await this.childrenOf(
+            change.db,
+            children.map((flag) => flag.name),
+          )
+        ).map((link) => link.parent),
+      );
+      const withParents = new Set(
+        (await dependencyStore.parentsOf(change.db, [...parents.keys()])).map((link) => link.child),
+      );
+      for (const link of links) {
+        const parent = parents.get(link.parent);
+        if (!parent || parent.archived || parent.project !== projectId)
+          throw missingParent(projectId, link.parent);
+        if (link.parent === link.child) throw noAccess("a flag cannot depend on itself");
+        if (withChildren.has(link.child)) {
+          throw noAccess(`${link.child} has children of its own: dependencies are one level deep`);
+        }
+        if (withParents.has(link.parent)) {
+          throw noAccess(`${link.parent} depends on another flag itself: dependencies are one level deep`);
+        }
+        withChildren.add(link.parent);
+        withParents.add(link.child);
       }
-      if (input.feature === child) throw noAccess("a flag cannot depend on itself");
-      if ((await this.childrenOf(change.db, [child])).length > 0) {
-        throw noAccess(`${child} has children of its own: dependencies are one level deep`);
+      await dependencyStore.add(change.db, links);
+      for (const { child, parent, enabled, variants } of links) {
+        change.record({
+          type: "feature-dependency-added",
+          project: projectId,
+          featureName: child,
+          data: { feature: parent, enabled, variants },
+        });
       }
-      if ((await dependencyStore.parentsOf(change.db, [input.feature])).length > 0) {
-        throw noAccess(`${input.feature} depends on another flag itself: dependencies are one level deep`);
-      }
-      await dependencyStore.add(change.db, child, parent.name, enabled, variants);
-      change.record({
-        type: "feature-dependency-added",
-        project: flag.project,
-        featureName: child,
-        data: { feature: parent.name, enabled, variants },
-      });
     });
   }
 

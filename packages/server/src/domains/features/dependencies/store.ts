@@ -1,3 +1,5 @@
+import { sql } from "kysely";
+import { anyOf } from "../../../db/any-of.js";
 import type { Db } from "../../../db/connection.js";
 
 /** Which flags depend on which (`feature_dependencies`): a child on its parents. */
@@ -8,7 +10,7 @@ export const dependencyStore = {
       : db
           .selectFrom("feature_dependencies")
           .selectAll()
-          .where("child", "in", children)
+          .where("child", "=", anyOf(children))
           .orderBy("parent")
           .execute(),
 
@@ -18,18 +20,26 @@ export const dependencyStore = {
       : db
           .selectFrom("feature_dependencies")
           .select(["parent", "child"])
-          .where("parent", "in", parents)
+          .where("parent", "=", anyOf(parents))
           .orderBy("child")
           .execute(),
 
-  add: (db: Db, child: string, parent: string, enabled: boolean, variants: string[]) =>
-    db
-      .insertInto("feature_dependencies")
-      .values({ child, parent, enabled, variants: JSON.stringify(variants) })
-      .onConflict((oc) =>
-        oc.columns(["parent", "child"]).doUpdateSet({ enabled, variants: JSON.stringify(variants) }),
+  /** Links children to parents, or sets a link's requirements anew: the last given for a link wins. */
+  add: async (
+    db: Db,
+    links: readonly { child: string; parent: string; enabled: boolean; variants: string[] }[],
+  ) => {
+    const last = new Map(links.map((link) => [JSON.stringify([link.parent, link.child]), link]));
+    if (last.size === 0) return;
+    await sql`
+      insert into feature_dependencies (child, parent, enabled, variants)
+      select child, parent, enabled, variants
+      from jsonb_to_recordset(${JSON.stringify([...last.values()])}::jsonb) as r (
+        child text, parent text, enabled boolean, variants jsonb
       )
-      .execute(),
+      on conflict (parent, child) do update set enabled = excluded.enabled, variants = excluded.variants
+    `.execute(db);
+  },
 
   /** Removes one parent of a child, or all of them; returns how many went. */
   remove: async (db: Db, child: string, parent?: string) => {
@@ -43,7 +53,7 @@ export const dependencyStore = {
     (await db
       .selectFrom("feature_dependencies")
       .select("child")
-      .where("child", "in", names)
+      .where("child", "=", anyOf(names))
       .limit(1)
       .executeTakeFirst()) !== undefined,
 };

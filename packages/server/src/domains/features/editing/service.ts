@@ -8,7 +8,7 @@ import type { FavoriteService } from "../../favorites/service.js";
 import type { ProjectService } from "../../projects/service.js";
 import type { DependencyService } from "../dependencies/service.js";
 import { PatchableFeature, type UpdateFeature } from "../flags/schemas.js";
-import type { FlagService } from "../flags/service.js";
+import type { FlagMetadata, FlagService } from "../flags/service.js";
 import type { LifecycleService } from "../lifecycle/service.js";
 import type { EnvironmentParams } from "../params.js";
 import type { StrategyService } from "../strategies/service.js";
@@ -33,17 +33,17 @@ export interface FlagEditingLinks {
     | "revive"
     | "requireArchived"
     | "remove"
-    | "locate"
+    | "locateAll"
     | "addEnvironment"
-    | "switchEnvironment"
+    | "switchEnvironments"
   >;
   projects: Pick<ProjectService, "requireActive">;
   strategies: Pick<StrategyService, "prepareToEnable" | "moveFlag">;
-  tags: Pick<FeatureTagService, "attach">;
+  tags: Pick<FeatureTagService, "attachAll">;
   dependencies: Pick<DependencyService, "parentsOf" | "childrenOf">;
-  lifecycle: Pick<LifecycleService, "enter" | "restart">;
+  lifecycle: Pick<LifecycleService, "enter" | "enterAll" | "restart">;
   favorites: Pick<FavoriteService, "features">;
-  views: Pick<FlagViewService, "of">;
+  views: Pick<FlagViewService, "of" | "ofAll">;
 }
 
 const subject = (flag: { name: string; project: string }) => ({
@@ -63,49 +63,80 @@ export class FlagEditingService {
     private readonly links: FlagEditingLinks,
   ) {}
 
-  create(actor: Actor, projectId: string, input: CreateFeature): Promise<FeatureView> {
+  async create(actor: Actor, projectId: string, input: CreateFeature): Promise<FeatureView> {
+    const [view] = await this.createAll(actor, projectId, [input]);
+    return view!;
+  }
+
+  /**
+   * Creates flags as `create` creates each, written together: an import's thousands take a
+   * few statements. The events of each flag come in the order `create` records them.
+   */
+  createAll(actor: Actor, projectId: string, inputs: CreateFeature[]): Promise<FeatureView[]> {
     const { flags, tags, lifecycle, views } = this.links;
     return this.events.change(actor, async (change) => {
-      const flag = await flags.create(change, projectId, {
-        name: input.name,
-        type: input.type,
-        description: input.description,
-        impressionData: input.impressionData,
-        // Kept as sent, weights unsettled, as the reference stores variants given here.
-        variants: input.variants && variantsAsSent(input.variants),
-      });
-      for (const tag of input.tags ?? [])
-        await tags.attach(change, flag, { type: tag.type ?? "simple", value: tag.value });
-      await lifecycle.enter(change.db, flag.name, "initial");
-      const view = await views.of(change.db, flag.name);
-      change.record({ type: "feature-created", ...subject(flag), data: view });
-      return view;
+      const created = await flags.create(
+        change,
+        projectId,
+        inputs.map((input) => ({
+          name: input.name,
+          type: input.type,
+          description: input.description,
+          impressionData: input.impressionData,
+          // Kept as sent, weights unsettled, as the reference stores variants given here.
+          variants: input.variants && variantsAsSent(input.variants),
+        })),
+      );
+      await tags.attachAll(
+        change,
+        inputs.flatMap((input, index) =>
+          (input.tags ?? []).map((tag) => ({
+            flag: created[index]!,
+            tag: { type: tag.type ?? "simple", value: tag.value },
+          })),
+        ),
+      );
+      const names = created.map((flag) => flag.name);
+      await lifecycle.enterAll(change.db, names, "initial");
+      const createdViews = await views.ofAll(change.db, names);
+      for (const [index, view] of createdViews.entries()) {
+        change.record({ type: "feature-created", ...subject(created[index]!), data: view });
+      }
+      return createdViews;
     });
   }
 
   /** PUT and PATCH of a flag's metadata; a patch may also move the flag to another project. */
   update(actor: Actor, projectId: string, name: string, edit: UpdateFeature | PatchOperations) {
-    const { flags, favorites, views } = this.links;
+    const { flags, favorites } = this.links;
     return this.events.change(actor, async (change) => {
-      const before = await flags.metadataOf(change.db, projectId, name);
+      const [before] = await flags.metadataOf(change.db, projectId, [name]);
       const after = Array.isArray(edit)
-        ? patched(PatchableFeature, before, edit)
-        : { ...before, ...edit, project: before.project };
-      const flag = { name, project: before.project };
-      const preData = await views.of(change.db, name);
-      await flags.setMetadata(change.db, name, before, after);
-      if (after.project !== before.project) await this.move(change, flag, after.project);
-      const updated = await views.of(change.db, name);
-      if (
-        after.type !== before.type ||
-        after.description !== before.description ||
-        after.impressionData !== before.impressionData
-      ) {
-        change.record({ type: "feature-metadata-updated", ...subject(flag), data: updated, preData });
-      }
-      if (after.stale !== before.stale) flags.recordStaleness(change, flag, after.stale);
+        ? patched(PatchableFeature, before!, edit)
+        : { ...before!, ...edit, project: before!.project };
+      const [updated] = await this.edit(change, [{ name, before: before!, after }]);
       // The event carries the flag as no one in particular sees it; the answer, as the caller does.
-      return { ...updated, favorite: (await favorites.features(actor, change.db)).has(name) };
+      return { ...updated!, favorite: (await favorites.features(actor, change.db)).has(name) };
+    });
+  }
+
+  /** PUTs of several flags' metadata, each flag named once, written together. */
+  async updateAll(actor: Actor, projectId: string, edits: { name: string; edit: UpdateFeature }[]) {
+    const { flags } = this.links;
+    await this.events.change(actor, async (change) => {
+      const before = await flags.metadataOf(
+        change.db,
+        projectId,
+        edits.map((entry) => entry.name),
+      );
+      await this.edit(
+        change,
+        edits.map(({ name, edit }, index) => ({
+          name,
+          before: before[index]!,
+          after: { ...before[index]!, ...edit, project: before[index]!.project },
+        })),
+      );
     });
   }
 
@@ -163,16 +194,82 @@ export class FlagEditingService {
     enabled: boolean,
     activateDisabledStrategies: boolean,
   ): Promise<void> {
+    const { projectId, environment, featureName } = place;
+    await this.setEnabledAll(
+      actor,
+      projectId,
+      environment,
+      [{ featureName, enabled }],
+      activateDisabledStrategies,
+    );
+  }
+
+  /** Switches flags of a project on or off in one environment, one after the other as `setEnabled` would, written together. */
+  async setEnabledAll(
+    actor: Actor,
+    projectId: string,
+    environment: string,
+    entries: { featureName: string; enabled: boolean }[],
+    activateDisabledStrategies: boolean,
+  ): Promise<void> {
     const { flags, strategies } = this.links;
     await this.events.change(actor, async (change) => {
-      const flag = await flags.locate(change.db, place);
-      await refuseUnreviewed(change, flag.project, [place.environment]);
-      await flags.addEnvironment(change.db, flag, place.environment);
-      if (enabled) {
-        await strategies.prepareToEnable(change, flag, place.environment, activateDisabledStrategies);
-      }
-      await flags.switchEnvironment(change, flag, place.environment, enabled);
+      const found = await flags.locateAll(
+        change.db,
+        projectId,
+        environment,
+        entries.map((entry) => entry.featureName),
+      );
+      await refuseUnreviewed(change, projectId, [environment]);
+      await flags.addEnvironment(change.db, found, environment);
+      await strategies.prepareToEnable(
+        change,
+        found.filter((_, index) => entries[index]!.enabled),
+        environment,
+        activateDisabledStrategies,
+      );
+      await flags.switchEnvironments(
+        change,
+        environment,
+        entries.map((entry, index) => ({ flag: found[index]!, enabled: entry.enabled })),
+      );
     });
+  }
+
+  /**
+   * Writes flags' metadata, each named once, and moves those whose project changes; each
+   * edit is recorded with the flag's view before and after. Returns the views after.
+   */
+  private async edit(
+    change: Change,
+    edits: { name: string; before: FlagMetadata; after: FlagMetadata }[],
+  ): Promise<FeatureView[]> {
+    const { flags, views } = this.links;
+    const names = edits.map((entry) => entry.name);
+    const preData = await views.ofAll(change.db, names);
+    await flags.setMetadata(change.db, edits);
+    for (const { name, before, after } of edits) {
+      if (after.project !== before.project)
+        await this.move(change, { name, project: before.project }, after.project);
+    }
+    const updated = await views.ofAll(change.db, names);
+    edits.forEach(({ name, before, after }, index) => {
+      const flag = { name, project: before.project };
+      if (
+        after.type !== before.type ||
+        after.description !== before.description ||
+        after.impressionData !== before.impressionData
+      ) {
+        change.record({
+          type: "feature-metadata-updated",
+          ...subject(flag),
+          data: updated[index]!,
+          preData: preData[index]!,
+        });
+      }
+      if (after.stale !== before.stale) flags.recordStaleness(change, flag, after.stale);
+    });
+    return updated;
   }
 
   /**

@@ -64,74 +64,96 @@ export class FlagService {
   ) {}
 
   async validateName(_actor: Actor, name: string): Promise<void> {
-    await this.checkNameFree(this.db, name);
+    refuseTaken(await flagStore.find(this.db, name));
   }
 
   async setStale(actor: Actor, projectId: string, names: string[], stale: boolean): Promise<void> {
     await this.events.change(actor, async (change) => {
-      for (const name of names) {
-        const row = await this.requireRow(change.db, projectId, name);
-        if (row.stale === stale) continue;
-        await flagStore.update(change.db, name, { stale, potentially_stale: false });
-        this.recordStaleness(change, row, stale);
+      const changed = new Map<string, FeatureRow>();
+      for (const row of await this.requireRows(change.db, projectId, names)) {
+        if (row.stale !== stale) changed.set(row.name, row);
       }
+      if (changed.size === 0) return;
+      await flagStore.update(change.db, [...changed.keys()], { stale, potentially_stale: false });
+      for (const row of changed.values()) this.recordStaleness(change, row, stale);
     });
   }
 
   // The flag's row, as the flag editing creates, edits, archives, revives and deletes it.
 
   /**
-   * Creates a flag of an active project, in each of the project's environments, within the
-   * project's naming pattern and flag limit. The caller records it, with its parts.
+   * Creates flags of an active project, each in every one of the project's environments,
+   * within the project's naming pattern and flag limit: checked one after the other, as if
+   * created one at a time, and written together. The caller records them, with their parts.
    */
-  async create(change: Change, projectId: string, flag: NewFlag): Promise<FlagRef> {
+  async create(change: Change, projectId: string, flags: NewFlag[]): Promise<FlagRef[]> {
     const project = await this.projects.requireActive(change.db, projectId);
-    await this.checkNameFree(change.db, flag.name);
-    checkFlagName(project.featureNaming, flag.name);
-    if (
-      project.featureLimit !== null &&
-      (await flagStore.countActive(change.db, project.id)) >= project.featureLimit
-    ) {
-      throw noAccess("You have reached the maximum number of feature flags for this project.");
+    const names = flags.map((flag) => flag.name);
+    const taken = new Map<string, Pick<FeatureRow, "archived_at">>(
+      (await flagStore.named(change.db, names)).map((row) => [row.name, row]),
+    );
+    let active = project.featureLimit === null ? 0 : await flagStore.countActive(change.db, project.id);
+    for (const flag of flags) {
+      refuseTaken(taken.get(flag.name));
+      checkFlagName(project.featureNaming, flag.name);
+      if (project.featureLimit !== null && active >= project.featureLimit) {
+        throw noAccess("You have reached the maximum number of feature flags for this project.");
+      }
+      active += 1;
+      taken.set(flag.name, { archived_at: null });
     }
-    const row = await flagStore.insert(change.db, {
-      name: flag.name,
-      project: project.id,
-      type: flag.type ?? "release",
-      description: flag.description || null,
-      impressionData: flag.impressionData ?? false,
-      createdBy: change.actor.name,
-      createdByUserId: actorUserId(change.actor),
-    });
+    const rows = await flagStore.insert(
+      change.db,
+      flags.map((flag) => ({
+        name: flag.name,
+        project: project.id,
+        type: flag.type ?? "release",
+        description: flag.description || null,
+        impressionData: flag.impressionData ?? false,
+        createdBy: change.actor.name,
+        createdByUserId: actorUserId(change.actor),
+      })),
+    );
     const environments = await this.projects.environmentsOf(change.db, project.id);
-    await flagStore.addEnvironments(change.db, row.name, environments);
-    if (flag.variants?.length) await flagStore.setVariants(change.db, row.name, environments, flag.variants);
-    return ref(row);
+    await flagStore.addEnvironments(change.db, names, environments);
+    await flagStore.setVariants(
+      change.db,
+      flags.flatMap((flag) => (flag.variants?.length ? [{ name: flag.name, variants: flag.variants }] : [])),
+      environments,
+    );
+    const created = new Map(rows.map((row) => [row.name, ref(row)]));
+    return names.map((name) => created.get(name)!);
   }
 
-  /** An active flag's metadata, of the project in the path when there is one. */
-  async metadataOf(db: Db, projectId: string | undefined, name: string): Promise<FlagMetadata> {
-    const row = await this.requireRow(db, projectId, name);
-    return {
+  /** Active flags' metadata, of the project in the path when there is one, in the order named. */
+  async metadataOf(db: Db, projectId: string | undefined, names: string[]): Promise<FlagMetadata[]> {
+    return (await this.requireRows(db, projectId, names)).map((row) => ({
       type: row.type,
       description: row.description,
       impressionData: row.impression_data,
       stale: row.stale,
       project: row.project,
-    };
+    }));
   }
 
-  /** Writes a flag's metadata; the caller records the edit. */
-  async setMetadata(db: Db, name: string, before: FlagMetadata, after: FlagMetadata): Promise<void> {
-    await flagStore.update(db, name, {
-      type: after.type,
-      description: after.description || null,
-      impression_data: after.impressionData,
-      stale: after.stale,
-      // A new type has its own lifetime, and staleness set by hand replaces the guess: the
-      // staleness job marks the flag again if it is still overdue.
-      ...(after.type !== before.type || after.stale !== before.stale ? { potentially_stale: false } : {}),
-    });
+  /** Writes flags' metadata, each flag named once; the caller records the edits. */
+  async setMetadata(
+    db: Db,
+    edits: { name: string; before: FlagMetadata; after: FlagMetadata }[],
+  ): Promise<void> {
+    await flagStore.setMetadata(
+      db,
+      edits.map(({ name, before, after }) => ({
+        name,
+        type: after.type,
+        description: after.description || null,
+        impression_data: after.impressionData,
+        stale: after.stale,
+        // A new type has its own lifetime, and staleness set by hand replaces the guess: the
+        // staleness job marks the flag again if it is still overdue.
+        reset: after.type !== before.type || after.stale !== before.stale,
+      })),
+    );
   }
 
   recordStaleness(change: Change, flag: { name: string; project: string }, stale: boolean): void {
@@ -144,10 +166,10 @@ export class FlagService {
 
   /** Moves a flag's row to another project, which it joins in each of its environments. */
   async move(change: Change, flag: { name: string; project: string }, target: string): Promise<void> {
-    await flagStore.update(change.db, flag.name, { project: target });
+    await flagStore.update(change.db, [flag.name], { project: target });
     await flagStore.addEnvironments(
       change.db,
-      flag.name,
+      [flag.name],
       await this.projects.environmentsOf(change.db, target),
     );
     change.record({
@@ -159,14 +181,14 @@ export class FlagService {
   }
 
   async archive(change: Change, flag: FlagRef): Promise<void> {
-    await flagStore.update(change.db, flag.name, { archived_at: new Date() });
+    await flagStore.update(change.db, [flag.name], { archived_at: new Date() });
     change.record({ type: "feature-archived", ...subject(flag) });
   }
 
   async revive(change: Change, projectId: string | undefined, name: string): Promise<FlagRef> {
     const flag = await this.requireArchived(change, projectId, name, "UPDATE_FEATURE");
     await this.projects.requireActive(change.db, flag.project);
-    await flagStore.update(change.db, name, { archived_at: null });
+    await flagStore.update(change.db, [name], { archived_at: null });
     // As in the reference, a revived flag comes back switched off everywhere: reviving
     // serves nothing that no one reviewed, in environments that require change requests too.
     await flagStore.disableEverywhere(change.db, [name]);
@@ -200,6 +222,11 @@ export class FlagService {
     return flagStore.find(db, name);
   }
 
+  /** The rows of the flags among `names` that exist, archived ones too, in no particular order. */
+  rows(db: Db, names: string[]): Promise<FlagRow[]> {
+    return flagStore.named(db, names);
+  }
+
   activeRows(db: Db, names: string[]): Promise<FlagRow[]> {
     return flagStore.activeNamed(db, names);
   }
@@ -219,6 +246,11 @@ export class FlagService {
     return flagStore.search(db, search);
   }
 
+  /** A page of those matches, and how many there are in all. */
+  searchPage(db: Db, search: FlagSearch, page: { offset: number; limit: number }) {
+    return flagStore.searchPage(db, search, page);
+  }
+
   /** The flags' state in each environment they have, with the environments' type and order. */
   states(db: Db, names: string[]) {
     return flagStore.environments(db, names);
@@ -231,12 +263,23 @@ export class FlagService {
     return row && ref(row);
   }
 
+  /** The flags among `names` that exist, archived ones too, by name. */
+  async findAll(db: Db, names: string[]): Promise<Map<string, FlagRef>> {
+    return new Map((await flagStore.named(db, names)).map((row) => [row.name, ref(row)]));
+  }
+
   /**
    * An active flag, of the project in the path when there is one; archived flags and flags
    * of other projects are not found there, as in the reference.
    */
   async require(db: Db, projectId: string | undefined, name: string): Promise<FlagRef> {
-    return ref(await this.requireRow(db, projectId, name));
+    const [flag] = await this.requireAll(db, projectId, [name]);
+    return flag!;
+  }
+
+  /** Active flags, as `require` finds each, in the order named: the first not found is the error. */
+  async requireAll(db: Db, projectId: string | undefined, names: string[]): Promise<FlagRef[]> {
+    return (await this.requireRows(db, projectId, names)).map(ref);
   }
 
   /** An environment the flag's project uses. */
@@ -248,33 +291,68 @@ export class FlagService {
 
   /** An active flag, in an environment its project uses. */
   async locate(db: Db, place: EnvironmentParams): Promise<FlagRef> {
-    const flag = await this.require(db, place.projectId, place.featureName);
-    await this.requireEnvironment(db, flag, place.environment);
-    return flag;
+    const [flag] = await this.locateAll(db, place.projectId, place.environment, [place.featureName]);
+    return flag!;
   }
 
-  /** Gives a flag its state in an environment of its project, should it have none yet. */
-  async addEnvironment(db: Db, flag: FlagRef, environment: string): Promise<void> {
-    await flagStore.addEnvironments(db, flag.name, [environment]);
+  /** Active flags of the project, as `locate` finds each, in an environment the project uses. */
+  async locateAll(db: Db, projectId: string, environment: string, names: string[]): Promise<FlagRef[]> {
+    const flags = await this.requireAll(db, projectId, names);
+    const [first] = flags;
+    if (first) await this.requireEnvironment(db, first, environment);
+    return flags;
+  }
+
+  /** Gives flags their state in an environment of their project, should they have none yet. */
+  async addEnvironment(db: Db, flags: FlagRef[], environment: string): Promise<void> {
+    await flagStore.addEnvironments(
+      db,
+      flags.map((flag) => flag.name),
+      [environment],
+    );
   }
 
   /** Switches a flag on or off in one environment it has, recorded when that changes anything. */
-  async switchEnvironment(
+  switchEnvironment(change: Change, flag: FlagRef, environment: string, enabled: boolean): Promise<void> {
+    return this.switchEnvironments(change, environment, [{ flag, enabled }]);
+  }
+
+  /**
+   * Switches flags on or off in one environment, one after the other as the entries say (a
+   * flag may be named more than once), written together; each switch that changes anything
+   * is recorded.
+   */
+  async switchEnvironments(
     change: Change,
-    flag: FlagRef,
     environment: string,
-    enabled: boolean,
+    entries: { flag: FlagRef; enabled: boolean }[],
   ): Promise<void> {
-    const current = (await flagStore.environments(change.db, [flag.name])).find(
-      (env) => env.environment === environment,
+    const names = entries.map((entry) => entry.flag.name);
+    const state = new Map(
+      (await flagStore.environments(change.db, names))
+        .filter((row) => row.environment === environment)
+        .map((row) => [row.feature_name, row.enabled]),
     );
-    if (!current || current.enabled === enabled) return;
-    await flagStore.setEnabled(change.db, flag.name, environment, enabled);
-    change.record({
-      type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
-      ...subject(flag),
-      environment,
-    });
+    const switched: typeof entries = [];
+    const final = new Map<string, boolean>();
+    for (const entry of entries) {
+      const current = state.get(entry.flag.name);
+      if (current === undefined || current === entry.enabled) continue;
+      state.set(entry.flag.name, entry.enabled);
+      final.set(entry.flag.name, entry.enabled);
+      switched.push(entry);
+    }
+    for (const enabled of [true, false]) {
+      const names = [...final].filter(([, value]) => value === enabled).map(([name]) => name);
+      if (names.length > 0) await flagStore.setEnabled(change.db, names, environment, enabled);
+    }
+    for (const { flag, enabled } of switched) {
+      change.record({
+        type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
+        ...subject(flag),
+        environment,
+      });
+    }
   }
 
   /** A flag's variants in each environment it has, in the environments' order. */
@@ -282,9 +360,19 @@ export class FlagService {
     return flagStore.environments(db, [name]);
   }
 
-  async setVariants(db: Db, name: string, environments: string[], variants: VariantRow[]): Promise<void> {
-    await flagStore.addEnvironments(db, name, environments);
-    await flagStore.setVariants(db, name, environments, variants);
+  /** Sets flags' variants in the environments, the last entry of a flag winning; gives them a row there first. */
+  async setVariants(
+    db: Db,
+    entries: { name: string; variants: VariantRow[] }[],
+    environments: string[],
+  ): Promise<void> {
+    const last = new Map(entries.map((entry) => [entry.name, entry.variants]));
+    await flagStore.addEnvironments(db, [...last.keys()], environments);
+    await flagStore.setVariants(
+      db,
+      [...last].map(([name, variants]) => ({ name, variants })),
+      environments,
+    );
   }
 
   activeAmong(db: Db, names: string[]): Promise<string[]> {
@@ -339,22 +427,25 @@ export class FlagService {
       .map((row) => row.feature_name);
   }
 
-  /** Stamps use on the flags the environment has; returns the active ones among them. */
-  async markSeen(db: Db, environment: string, names: string[], at: Date): Promise<string[]> {
-    return flagStore.activeAmong(db, await flagStore.markSeen(db, environment, names, at));
+  /** Stamps use on the flags the environment has, each named once; returns the active ones among them. */
+  async markSeen(db: Db, environment: string, seen: { name: string; at: Date }[]): Promise<string[]> {
+    return flagStore.activeAmong(db, await flagStore.markSeen(db, environment, seen));
   }
 
-  private async checkNameFree(db: Db, name: string): Promise<void> {
-    const existing = await flagStore.find(db, name);
-    if (existing?.archived_at) throw nameExists("An archived flag with that name already exists");
-    if (existing) throw nameExists("A flag with that name already exists");
+  private async requireRows(db: Db, projectId: string | undefined, names: string[]): Promise<FeatureRow[]> {
+    const rows = new Map((await flagStore.named(db, names)).map((row) => [row.name, row]));
+    return names.map((name) => {
+      const row = rows.get(name);
+      if (!row || (projectId !== undefined && row.project !== projectId) || row.archived_at !== null) {
+        throw notFound(`Could not find feature flag ${name}${projectId ? ` in project ${projectId}` : ""}`);
+      }
+      return row;
+    });
   }
+}
 
-  private async requireRow(db: Db, projectId: string | undefined, name: string): Promise<FeatureRow> {
-    const row = await flagStore.find(db, name);
-    if (!row || (projectId !== undefined && row.project !== projectId) || row.archived_at !== null) {
-      throw notFound(`Could not find feature flag ${name}${projectId ? ` in project ${projectId}` : ""}`);
-    }
-    return row;
-  }
+/** A name a flag has, archived or not, is taken. */
+function refuseTaken(existing: Pick<FeatureRow, "archived_at"> | undefined): void {
+  if (existing?.archived_at) throw nameExists("An archived flag with that name already exists");
+  if (existing) throw nameExists("A flag with that name already exists");
 }

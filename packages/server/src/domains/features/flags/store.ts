@@ -1,4 +1,5 @@
 import { type Selectable, sql, type Updateable } from "kysely";
+import { anyOf } from "../../../db/any-of.js";
 import type { Db } from "../../../db/connection.js";
 import type { FeatureTable, VariantRow } from "../../../db/schema.js";
 import type { FlagSearch } from "./search-filter.js";
@@ -14,19 +15,29 @@ export const flagStore = {
   find: (db: Db, name: string) =>
     db.selectFrom("features").selectAll().where("name", "=", name).executeTakeFirst(),
 
+  /** The flags among `names`, archived ones too, in no particular order. */
+  named: async (db: Db, names: readonly string[]) =>
+    names.length === 0
+      ? []
+      : db.selectFrom("features").selectAll().where("name", "=", anyOf(names)).execute(),
+
   activeNamed: async (db: Db, names: string[]) =>
     names.length === 0
       ? []
       : db
           .selectFrom("features")
           .selectAll()
-          .where("name", "in", names)
+          .where("name", "=", anyOf(names))
           .where("archived_at", "is", null)
           .execute(),
 
-  insert: (
+  /**
+   * Inserts flags, one statement for all of them: the rows travel as one JSON parameter (a
+   * statement holds at most 65 535 parameters). Returns their rows, in no particular order.
+   */
+  insert: async (
     db: Db,
-    feature: {
+    features: {
       name: string;
       project: string;
       type: string;
@@ -34,27 +45,65 @@ export const flagStore = {
       impressionData: boolean;
       createdBy: string;
       createdByUserId: number | null;
-    },
-  ) =>
-    db
-      .insertInto("features")
-      .values({
-        name: feature.name,
-        project: feature.project,
-        type: feature.type,
-        description: feature.description,
-        impression_data: feature.impressionData,
-        created_by: feature.createdBy,
-        created_by_user_id: feature.createdByUserId,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow(),
+    }[],
+  ): Promise<FeatureRow[]> => {
+    if (features.length === 0) return [];
+    const rows = features.map((feature) => ({
+      name: feature.name,
+      project: feature.project,
+      type: feature.type,
+      description: feature.description,
+      impression_data: feature.impressionData,
+      created_by: feature.createdBy,
+      created_by_user_id: feature.createdByUserId,
+    }));
+    const { rows: inserted } = await sql<FeatureRow>`
+      insert into features (name, project, type, description, impression_data, created_by, created_by_user_id)
+      select name, project, type, description, impression_data, created_by, created_by_user_id
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r (
+        name text, project text, type text, description text, impression_data boolean,
+        created_by text, created_by_user_id integer
+      )
+      returning *
+    `.execute(db);
+    return inserted;
+  },
 
-  update: (db: Db, name: string, changes: Updateable<FeatureTable>) =>
-    db.updateTable("features").set(changes).where("name", "=", name).execute(),
+  /** The same change to each of the flags. */
+  update: (db: Db, names: readonly string[], changes: Updateable<FeatureTable>) =>
+    db.updateTable("features").set(changes).where("name", "=", anyOf(names)).execute(),
+
+  /**
+   * Writes each flag's metadata, one statement for all of them. A flag whose type or
+   * staleness is set anew (`reset`) is no longer potentially stale.
+   */
+  setMetadata: async (
+    db: Db,
+    entries: {
+      name: string;
+      type: string;
+      description: string | null;
+      impression_data: boolean;
+      stale: boolean;
+      reset: boolean;
+    }[],
+  ) => {
+    if (entries.length === 0) return;
+    await sql`
+      update features as f set
+        type = r.type, description = r.description, impression_data = r.impression_data, stale = r.stale,
+        potentially_stale = f.potentially_stale and not r.reset
+      from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as r (
+        name text, type text, description text, impression_data boolean, stale boolean, reset boolean
+      )
+      where f.name = r.name
+    `.execute(db);
+  },
 
   remove: (db: Db, names: string[]) =>
-    names.length === 0 ? Promise.resolve() : db.deleteFrom("features").where("name", "in", names).execute(),
+    names.length === 0
+      ? Promise.resolve()
+      : db.deleteFrom("features").where("name", "=", anyOf(names)).execute(),
 
   countActive: async (db: Db, project: string) =>
     Number(
@@ -80,90 +129,27 @@ export const flagStore = {
   },
 
   /** The flags a search matches on what their own tables hold, in the order asked for. */
-  search: (db: Db, search: FlagSearch) => {
-    let query = db.selectFrom("features").selectAll("features");
-    if (search.archived !== "any")
-      query = query.where("archived_at", search.archived === "active" ? "is" : "is not", null);
-    if (search.hidden.length > 0) query = query.where("project", "not in", search.hidden);
-    for (const [column, filter] of [
-      ["project", search.projects],
-      ["type", search.types],
-      ["created_by_user_id", search.createdBy],
-    ] as const) {
-      if (!filter) continue;
-      const values = filter.values as (string | number)[];
-      if (values.length > 0) query = query.where(column, filter.include ? "in" : "not in", values);
-      else if (filter.include) query = query.where(sql<boolean>`false`);
-    }
-    const staleness = search.staleness;
-    if (staleness) {
-      query = query.where((eb) => {
-        const any = eb.or(
-          staleness.values.map((value) =>
-            value === "active"
-              ? eb("stale", "=", false)
-              : value === "stale"
-                ? eb("stale", "=", true)
-                : value === "potentially-stale"
-                  ? eb.and([eb("stale", "=", false), eb("potentially_stale", "=", true)])
-                  : sql<boolean>`false`,
-          ),
-        );
-        return staleness.include ? any : eb.not(any);
-      });
-    }
-    for (const [column, filter] of [
-      ["created_at", search.createdAt],
-      ["last_seen_at", search.lastSeenAt],
-    ] as const) {
-      if (filter) query = query.where(column, filter.before ? "<" : ">=", filter.date);
-    }
-    if (search.terms.length > 0) {
-      const patterns = search.terms.map((term) => `%${escapeLike(term)}%`);
-      query = query.where((eb) =>
-        eb.or(
-          patterns.flatMap((pattern) => [eb("name", "ilike", pattern), eb("description", "ilike", pattern)]),
-        ),
-      );
-    }
-    if (search.statuses.length > 0) {
-      query = query.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom("feature_environments as fe")
-            .select("fe.feature_name")
-            .whereRef("fe.feature_name", "=", "features.name")
-            .where((inner) =>
-              inner.or(
-                search.statuses.map((status) =>
-                  inner.and([
-                    inner("fe.environment", "=", status.environment),
-                    inner("fe.enabled", "=", status.enabled),
-                  ]),
-                ),
-              ),
-            ),
-        ),
-      );
-    }
-    // Ties fall to the oldest flag first, then the name, as the reference orders them.
-    const order = sql.raw(search.sortOrder);
-    const environment = search.sortBy.startsWith("environment:") ? search.sortBy.slice(12) : undefined;
-    const column = Object.hasOwn(SORTABLE, search.sortBy)
-      ? SORTABLE[search.sortBy as keyof typeof SORTABLE]
-      : undefined;
-    if (environment !== undefined) {
-      query = query.orderBy(
-        sql`(select fe.enabled from feature_environments fe where fe.feature_name = features.name and fe.environment = ${environment}) ${order} nulls last`,
-      );
-    } else if (search.sortBy === "lastSeenAt") {
-      query = query.orderBy(sql`features.last_seen_at ${order} nulls last`);
-    } else if (column) {
-      query = query.orderBy(column, search.sortOrder);
-    } else {
-      return query.orderBy("created_at", search.sortOrder).orderBy("name").execute();
-    }
-    return query.orderBy("created_at").orderBy("name").execute();
+  search: (db: Db, search: FlagSearch) => searched(db, search).execute(),
+
+  /** A page of those flags, and how many match in all. */
+  searchPage: async (db: Db, search: FlagSearch, page: { offset: number; limit: number }) => {
+    const rows = await searched(db, search)
+      .select(sql<number>`count(*) over ()`.as("total"))
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute();
+    // A page past the last match counts none: the matches are counted on their own.
+    const total =
+      rows[0]?.total ??
+      (page.offset === 0
+        ? 0
+        : (
+            await db
+              .selectFrom(searched(db, search).as("matches"))
+              .select((eb) => eb.fn.countAll<number>().as("total"))
+              .executeTakeFirstOrThrow()
+          ).total);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(total) };
   },
 
   /** Every flag of a project, archived ones too, by name. */
@@ -222,7 +208,7 @@ export const flagStore = {
           await db
             .selectFrom("features")
             .select("name")
-            .where("name", "in", names)
+            .where("name", "=", anyOf(names))
             .where("archived_at", "is", null)
             .execute()
         ).map((row) => row.name),
@@ -277,18 +263,19 @@ export const flagStore = {
             "e.type",
             "e.sort_order",
           ])
-          .where("fe.feature_name", "in", names)
+          .where("fe.feature_name", "=", anyOf(names))
           .orderBy("e.sort_order")
           .orderBy("e.name")
           .execute(),
 
-  addEnvironments: async (db: Db, name: string, environments: string[]) => {
-    if (environments.length === 0) return;
-    await db
-      .insertInto("feature_environments")
-      .values(environments.map((environment) => ({ feature_name: name, environment })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+  /** Gives each flag a row in each environment, disabled, where it has none yet. */
+  addEnvironments: async (db: Db, names: readonly string[], environments: readonly string[]) => {
+    if (names.length === 0 || environments.length === 0) return;
+    await sql`
+      insert into feature_environments (feature_name, environment)
+      select name, environment from unnest(${names}::text[]) as name, unnest(${environments}::text[]) as environment
+      on conflict do nothing
+    `.execute(db);
   },
 
   /** Gives every flag of the project a row in the environment, disabled, as a new flag gets. */
@@ -317,42 +304,145 @@ export const flagStore = {
     db
       .updateTable("feature_environments")
       .set({ enabled: false })
-      .where("feature_name", "in", names)
+      .where("feature_name", "=", anyOf(names))
       .execute(),
 
-  setEnabled: (db: Db, name: string, environment: string, enabled: boolean) =>
+  setEnabled: (db: Db, names: readonly string[], environment: string, enabled: boolean) =>
     db
       .updateTable("feature_environments")
       .set({ enabled })
-      .where("feature_name", "=", name)
+      .where("feature_name", "=", anyOf(names))
       .where("environment", "=", environment)
       .execute(),
 
-  setVariants: async (db: Db, name: string, environments: string[], variants: VariantRow[]) => {
-    // A project may have no environments at all: `in ()` is not SQL.
-    if (environments.length === 0) return;
-    await db
-      .updateTable("feature_environments")
-      .set({ variants: JSON.stringify(variants) })
-      .where("feature_name", "=", name)
-      .where("environment", "in", environments)
-      .execute();
+  /** Sets each flag's variants in the environments, one statement for all of them; a flag named once. */
+  setVariants: async (
+    db: Db,
+    entries: { name: string; variants: VariantRow[] }[],
+    environments: readonly string[],
+  ) => {
+    if (entries.length === 0 || environments.length === 0) return;
+    await sql`
+      update feature_environments as fe set variants = r.variants
+      from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as r (name text, variants jsonb)
+      where fe.feature_name = r.name and fe.environment = any(${environments}::text[])
+    `.execute(db);
   },
 
-  /** Stamps `lastSeenAt` on the flags that exist among `names`, and returns those names. */
-  async markSeen(db: Db, environment: string, names: string[], at: Date): Promise<string[]> {
-    const seen = await db
-      .updateTable("feature_environments")
-      .set({ last_seen_at: sql`greatest(coalesce(last_seen_at, ${at}), ${at})` })
-      .where("environment", "=", environment)
-      .where("feature_name", "in", names)
-      .returning("feature_name")
-      .execute();
-    await db
-      .updateTable("features")
-      .set({ last_seen_at: sql`greatest(coalesce(last_seen_at, ${at}), ${at})` })
-      .where("name", "in", names)
-      .execute();
-    return seen.map((row) => row.feature_name);
+  /**
+   * Stamps each flag's `lastSeenAt` in the environment and overall, unless it was seen later
+   * already; returns the names of the flags that have that environment. One statement per
+   * table, the flags in name order, so that writes of the same flags lock them in one order.
+   */
+  async markSeen(
+    db: Db,
+    environment: string,
+    seen: readonly { name: string; at: Date }[],
+  ): Promise<string[]> {
+    if (seen.length === 0) return [];
+    const rows = JSON.stringify(
+      [...seen]
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .map(({ name, at }) => ({ name, at: at.toISOString() })),
+    );
+    const { rows: marked } = await sql<{ feature_name: string }>`
+      update feature_environments as fe set last_seen_at = greatest(coalesce(fe.last_seen_at, r.at), r.at)
+      from jsonb_to_recordset(${rows}::jsonb) as r (name text, at timestamptz)
+      where fe.environment = ${environment} and fe.feature_name = r.name
+      returning fe.feature_name
+    `.execute(db);
+    await sql`
+      update features as f set last_seen_at = greatest(coalesce(f.last_seen_at, r.at), r.at)
+      from jsonb_to_recordset(${rows}::jsonb) as r (name text, at timestamptz)
+      where f.name = r.name
+    `.execute(db);
+    return marked.map((row) => row.feature_name);
   },
 };
+
+/** The query of the flags a search matches on what their own tables hold, in the order asked for. */
+function searched(db: Db, search: FlagSearch) {
+  let query = db.selectFrom("features").selectAll("features");
+  if (search.archived !== "any")
+    query = query.where("archived_at", search.archived === "active" ? "is" : "is not", null);
+  if (search.hidden.length > 0) query = query.where("project", "not in", search.hidden);
+  for (const [column, filter] of [
+    ["project", search.projects],
+    ["type", search.types],
+    ["created_by_user_id", search.createdBy],
+  ] as const) {
+    if (!filter) continue;
+    const values = filter.values as (string | number)[];
+    if (values.length > 0) query = query.where(column, filter.include ? "in" : "not in", values);
+    else if (filter.include) query = query.where(sql<boolean>`false`);
+  }
+  const staleness = search.staleness;
+  if (staleness) {
+    query = query.where((eb) => {
+      const any = eb.or(
+        staleness.values.map((value) =>
+          value === "active"
+            ? eb("stale", "=", false)
+            : value === "stale"
+              ? eb("stale", "=", true)
+              : value === "potentially-stale"
+                ? eb.and([eb("stale", "=", false), eb("potentially_stale", "=", true)])
+                : sql<boolean>`false`,
+        ),
+      );
+      return staleness.include ? any : eb.not(any);
+    });
+  }
+  for (const [column, filter] of [
+    ["created_at", search.createdAt],
+    ["last_seen_at", search.lastSeenAt],
+  ] as const) {
+    if (filter) query = query.where(column, filter.before ? "<" : ">=", filter.date);
+  }
+  if (search.terms.length > 0) {
+    const patterns = search.terms.map((term) => `%${escapeLike(term)}%`);
+    query = query.where((eb) =>
+      eb.or(
+        patterns.flatMap((pattern) => [eb("name", "ilike", pattern), eb("description", "ilike", pattern)]),
+      ),
+    );
+  }
+  if (search.statuses.length > 0) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("feature_environments as fe")
+          .select("fe.feature_name")
+          .whereRef("fe.feature_name", "=", "features.name")
+          .where((inner) =>
+            inner.or(
+              search.statuses.map((status) =>
+                inner.and([
+                  inner("fe.environment", "=", status.environment),
+                  inner("fe.enabled", "=", status.enabled),
+                ]),
+              ),
+            ),
+          ),
+      ),
+    );
+  }
+  // Ties fall to the oldest flag first, then the name, as the reference orders them.
+  const order = sql.raw(search.sortOrder);
+  const environment = search.sortBy.startsWith("environment:") ? search.sortBy.slice(12) : undefined;
+  const column = Object.hasOwn(SORTABLE, search.sortBy)
+    ? SORTABLE[search.sortBy as keyof typeof SORTABLE]
+    : undefined;
+  if (environment !== undefined) {
+    query = query.orderBy(
+      sql`(select fe.enabled from feature_environments fe where fe.feature_name = features.name and fe.environment = ${environment}) ${order} nulls last`,
+    );
+  } else if (search.sortBy === "lastSeenAt") {
+    query = query.orderBy(sql`features.last_seen_at ${order} nulls last`);
+  } else if (column) {
+    query = query.orderBy(column, search.sortOrder);
+  } else {
+    return query.orderBy("created_at", search.sortOrder).orderBy("name");
+  }
+  return query.orderBy("created_at").orderBy("name");
+}

@@ -38,7 +38,7 @@ export class LifecycleService {
     const { status, statusValue } = completion;
     await this.events.change(actor, async (change) => {
       const flag = await this.flags.require(change.db, projectId, name);
-      await lifecycleStore.enter(change.db, name, "completed", status, statusValue ?? null);
+      await lifecycleStore.enter(change.db, [name], "completed", status, statusValue ?? null);
       change.record({
         type: "feature-completed",
         project: flag.project,
@@ -75,13 +75,17 @@ export class LifecycleService {
   }
 
   async enter(db: Db, name: string, stage: string): Promise<void> {
-    await lifecycleStore.enter(db, name, stage, null, null);
+    await this.enterAll(db, [name], stage);
+  }
+
+  async enterAll(db: Db, names: string[], stage: string): Promise<void> {
+    if (names.length > 0) await lifecycleStore.enter(db, [...new Set(names)], stage, null, null);
   }
 
   /** A revived flag starts its life again, as the reference records it: its stages go, but `initial`. */
   async restart(db: Db, name: string): Promise<void> {
     await lifecycleStore.forget(db, name);
-    await lifecycleStore.enter(db, name, "initial", null, null);
+    await lifecycleStore.enter(db, [name], "initial", null, null);
   }
 
   /** Use moves flags on (pre-live, live) once; a completed flag stays completed. */

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { anyOf } from "../../../db/any-of.js";
 import type { Db } from "../../../db/connection.js";
 
 /** The stages flags have entered (`feature_lifecycles`), one row per flag and stage. */
@@ -9,16 +10,23 @@ export const lifecycleStore = {
       : db
           .selectFrom("feature_lifecycles")
           .selectAll()
-          .where("feature", "in", names)
+          .where("feature", "=", anyOf(names))
           .orderBy("created_at")
           .execute(),
 
-  enter: (db: Db, name: string, stage: string, status: string | null, statusValue: string | null) =>
-    db
-      .insertInto("feature_lifecycles")
-      .values({ feature: name, stage, status, status_value: statusValue })
-      .onConflict((oc) => oc.columns(["feature", "stage"]).doUpdateSet({ status, status_value: statusValue }))
-      .execute(),
+  /** Enters each of the flags, named once, into the stage. */
+  enter: (
+    db: Db,
+    names: readonly string[],
+    stage: string,
+    status: string | null,
+    statusValue: string | null,
+  ) =>
+    sql`
+      insert into feature_lifecycles (feature, stage, status, status_value)
+      select name, ${stage}, ${status}, ${statusValue} from unnest(${names}::text[]) as name
+      on conflict (feature, stage) do update set status = excluded.status, status_value = excluded.status_value
+    `.execute(db),
 
   forget: (db: Db, name: string) => db.deleteFrom("feature_lifecycles").where("feature", "=", name).execute(),
 

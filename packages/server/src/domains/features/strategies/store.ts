@@ -1,4 +1,5 @@
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
+import { anyOf } from "../../../db/any-of.js";
 import type { Db } from "../../../db/connection.js";
 import type { ConstraintRow, FeatureStrategyTable, VariantRow } from "../../../db/schema.js";
 
@@ -30,7 +31,7 @@ const columns = (values: Partial<StrategyValues>) => ({
 export const strategyStore = {
   ofFlags: (db: Db, names: string[], environment?: string) => {
     if (names.length === 0) return Promise.resolve([]);
-    let query = db.selectFrom("feature_strategies").selectAll().where("feature_name", "in", names);
+    let query = db.selectFrom("feature_strategies").selectAll().where("feature_name", "=", anyOf(names));
     if (environment) query = query.where("environment", "=", environment);
     return query.orderBy("sort_order").orderBy("created_at").orderBy("id").execute();
   },
@@ -38,39 +39,66 @@ export const strategyStore = {
   byId: (db: Db, id: string) =>
     db.selectFrom("feature_strategies").selectAll().where("id", "=", id).executeTakeFirst(),
 
-  /** After every strategy of the flag in the environment: where the reference puts a new one. */
-  nextSortOrder: async (db: Db, name: string, environment: string) => {
-    const row = await db
+  byIds: (db: Db, ids: readonly string[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : db.selectFrom("feature_strategies").selectAll().where("id", "=", anyOf(ids)).execute(),
+
+  /** The highest position of each flag's strategies in the environment, for flags that have any. */
+  lastSortOrders: async (db: Db, names: readonly string[], environment: string) => {
+    if (names.length === 0) return new Map<string, number>();
+    const rows = await db
       .selectFrom("feature_strategies")
-      .select((eb) => eb.fn.max("sort_order").as("max"))
-      .where("feature_name", "=", name)
+      .select((eb) => ["feature_name", eb.fn.max("sort_order").as("max")])
+      .where("feature_name", "=", anyOf(names))
       .where("environment", "=", environment)
-      .executeTakeFirst();
-    return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
+      .groupBy("feature_name")
+      .execute();
+    return new Map(rows.map((row) => [row.feature_name, Number(row.max)]));
   },
 
-  insert: (
+  /**
+   * Inserts strategies, one statement for all of them: the rows travel as one JSON parameter
+   * (a statement holds at most 65 535 parameters). Returns their rows, in no particular order.
+   */
+  insert: async (
     db: Db,
-    strategy: StrategyValues & { id: string; featureName: string; project: string; environment: string },
-  ) =>
-    db
-      .insertInto("feature_strategies")
-      .values({
-        id: strategy.id,
-        feature_name: strategy.featureName,
-        project_name: strategy.project,
-        environment: strategy.environment,
-        strategy_name: strategy.name,
-        title: strategy.title,
-        disabled: strategy.disabled,
-        sort_order: strategy.sortOrder,
-        parameters: JSON.stringify(strategy.parameters),
-        constraints: JSON.stringify(strategy.constraints),
-        variants: JSON.stringify(strategy.variants),
-        segments: strategy.segments,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow(),
+    strategies: (StrategyValues & {
+      id: string;
+      featureName: string;
+      project: string;
+      environment: string;
+    })[],
+  ): Promise<StrategyRow[]> => {
+    if (strategies.length === 0) return [];
+    const rows = strategies.map((strategy) => ({
+      id: strategy.id,
+      feature_name: strategy.featureName,
+      project_name: strategy.project,
+      environment: strategy.environment,
+      strategy_name: strategy.name,
+      title: strategy.title,
+      disabled: strategy.disabled,
+      sort_order: strategy.sortOrder,
+      parameters: strategy.parameters,
+      constraints: strategy.constraints,
+      variants: strategy.variants,
+      segments: strategy.segments,
+    }));
+    const { rows: inserted } = await sql<StrategyRow>`
+      insert into feature_strategies (id, feature_name, project_name, environment, strategy_name, title,
+        disabled, sort_order, parameters, constraints, variants, segments)
+      select id, feature_name, project_name, environment, strategy_name, title,
+        disabled, sort_order, parameters, constraints, variants, segments
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r (
+        id text, feature_name text, project_name text, environment text, strategy_name text, title text,
+        disabled boolean, sort_order integer, parameters jsonb, constraints jsonb, variants jsonb,
+        segments integer[]
+      )
+      returning *
+    `.execute(db);
+    return inserted;
+  },
 
   update: (db: Db, id: string, values: Partial<StrategyValues>) =>
     db
@@ -80,7 +108,19 @@ export const strategyStore = {
       .returningAll()
       .executeTakeFirstOrThrow(),
 
-  remove: (db: Db, id: string) => db.deleteFrom("feature_strategies").where("id", "=", id).execute(),
+  remove: (db: Db, ids: readonly string[]) =>
+    db.deleteFrom("feature_strategies").where("id", "=", anyOf(ids)).execute(),
+
+  /** Activates strategies; returns their rows as they are now. */
+  enable: (db: Db, ids: readonly string[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : db
+          .updateTable("feature_strategies")
+          .set({ disabled: false })
+          .where("id", "=", anyOf(ids))
+          .returningAll()
+          .execute(),
 
   moveToProject: (db: Db, name: string, project: string) =>
     db

@@ -1,4 +1,7 @@
+import { sql } from "kysely";
+import { anyOf } from "../../../db/any-of.js";
 import type { Db } from "../../../db/connection.js";
+import type { FeatureTag } from "./schemas.js";
 
 /** The tags of flags (`feature_tags`). */
 export const tagStore = {
@@ -8,40 +11,57 @@ export const tagStore = {
       : db
           .selectFrom("feature_tags")
           .select(["feature_name", "tag_type", "tag_value"])
-          .where("feature_name", "in", names)
+          .where("feature_name", "=", anyOf(names))
           .orderBy("created_at")
           .orderBy("tag_type")
           .orderBy("tag_value")
           .execute(),
 
-  /** Whether any flag, archived or not, holds the tag. */
-  held: async (db: Db, type: string, value: string) =>
-    (await db
-      .selectFrom("feature_tags")
-      .select("feature_name")
-      .where("tag_type", "=", type)
-      .where("tag_value", "=", value)
-      .limit(1)
-      .executeTakeFirst()) !== undefined,
+  /** The tags among `tags` that any flag, archived or not, holds. */
+  held: async (db: Db, tags: readonly FeatureTag[]): Promise<FeatureTag[]> => {
+    if (tags.length === 0) return [];
+    const { rows } = await sql<FeatureTag>`
+      select distinct t.tag_type as type, t.tag_value as value
+      from feature_tags as t
+      join unnest(${tags.map((tag) => tag.type)}::text[], ${tags.map((tag) => tag.value)}::text[])
+        as wanted (type, value) on t.tag_type = wanted.type and t.tag_value = wanted.value
+    `.execute(db);
+    return rows;
+  },
 
-  /** Adds a tag; false when the flag already had it. */
-  add: async (db: Db, name: string, type: string, value: string) =>
-    (
-      await db
-        .insertInto("feature_tags")
-        .values({ feature_name: name, tag_type: type, tag_value: value })
-        .onConflict((oc) => oc.doNothing())
-        .executeTakeFirst()
-    ).numInsertedOrUpdatedRows === 1n,
+  /** Adds tags to flags; returns those added: the others the flags had already. */
+  add: async (db: Db, tags: readonly FlagTag[]): Promise<FlagTag[]> => {
+    if (tags.length === 0) return [];
+    const { rows } = await sql<FlagTag>`
+      insert into feature_tags (feature_name, tag_type, tag_value)
+      select * from unnest(${columnsOf(tags)})
+      on conflict do nothing
+      returning feature_name as name, tag_type as type, tag_value as value
+    `.execute(db);
+    return rows;
+  },
 
-  /** Removes a tag; false when the flag did not have it. */
-  remove: async (db: Db, name: string, type: string, value: string) =>
-    (
-      await db
-        .deleteFrom("feature_tags")
-        .where("feature_name", "=", name)
-        .where("tag_type", "=", type)
-        .where("tag_value", "=", value)
-        .executeTakeFirst()
-    ).numDeletedRows === 1n,
+  /** Removes tags from flags; returns those removed: the others the flags did not have. */
+  remove: async (db: Db, tags: readonly FlagTag[]): Promise<FlagTag[]> => {
+    if (tags.length === 0) return [];
+    const { rows } = await sql<FlagTag>`
+      delete from feature_tags as t
+      using unnest(${columnsOf(tags)}) as gone (name, type, value)
+      where t.feature_name = gone.name and t.tag_type = gone.type and t.tag_value = gone.value
+      returning t.feature_name as name, t.tag_type as type, t.tag_value as value
+    `.execute(db);
+    return rows;
+  },
 };
+
+/** A tag of a flag, by the flag's name. */
+export interface FlagTag extends FeatureTag {
+  name: string;
+}
+
+const columnsOf = (tags: readonly FlagTag[]) =>
+  sql.join([
+    sql`${tags.map((tag) => tag.name)}::text[]`,
+    sql`${tags.map((tag) => tag.type)}::text[]`,
+    sql`${tags.map((tag) => tag.value)}::text[]`,
+  ]);

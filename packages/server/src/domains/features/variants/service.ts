@@ -31,7 +31,7 @@ export class VariantService {
     private readonly events: EventService,
     private readonly flags: Pick<
       FlagService,
-      "find" | "require" | "requireEnvironment" | "variantsOf" | "setVariants"
+      "find" | "require" | "requireAll" | "requireEnvironment" | "variantsOf" | "states" | "setVariants"
     >,
     private readonly projects: Pick<ProjectService, "environmentsOf">,
   ) {}
@@ -59,48 +59,75 @@ export class VariantService {
    * Replaces (or patches) the variants of some of a flag's environments, or of all of
    * them when `environments` is undefined: the reference's flag-level variants.
    */
-  set(
+  async set(
     actor: Actor,
     projectId: string,
     name: string,
     environments: string[] | undefined,
     edit: VariantChange,
   ): Promise<VariantRow[]> {
+    const [variants] = await this.setAll(actor, projectId, environments, [{ name, edit }]);
+    return variants!;
+  }
+
+  /** Sets the variants of flags of a project as `set` sets each, one after the other, written together. */
+  setAll(
+    actor: Actor,
+    projectId: string,
+    environments: string[] | undefined,
+    entries: { name: string; edit: VariantChange }[],
+  ): Promise<VariantRow[][]> {
     return this.events.change(actor, async (change) => {
-      const flag = await this.flags.require(change.db, projectId, name);
-      const targets = environments ?? (await this.projects.environmentsOf(change.db, flag.project));
+      const flags = await this.flags.requireAll(
+        change.db,
+        projectId,
+        entries.map((entry) => entry.name),
+      );
+      const targets = environments ?? (await this.projects.environmentsOf(change.db, projectId));
+      const [first] = flags;
       for (const environment of targets) {
-        await this.flags.requireEnvironment(change.db, flag, environment);
+        if (first) await this.flags.requireEnvironment(change.db, first, environment);
         // The batch names its environments in the body, out of the route's sight. A change
         // request's author was asked when adding the change; its applier needs only to apply.
-        if (environments && change.reviewed !== flag.project)
+        if (environments && change.reviewed !== projectId)
           requirePermission(actor, "UPDATE_FEATURE_ENVIRONMENT_VARIANTS", {
-            project: flag.project,
+            project: projectId,
             environment,
           });
       }
-      await refuseUnreviewed(change, flag.project, targets);
-      const current = await this.flags.variantsOf(change.db, name);
-      const before = (environment: string | undefined) =>
-        current.find((entry) => entry.environment === environment)?.variants ?? [];
-      const variants =
-        "asSent" in edit
-          ? variantsAsSent(edit.asSent)
-          : settleVariants(
-              "patch" in edit ? patched(Variants, before(targets[0]), edit.patch) : edit.variants,
-            );
-      await this.flags.setVariants(change.db, name, targets, variants);
-      for (const environment of targets) {
-        change.record({
-          type: environments ? "feature-environment-variants-updated" : "feature-variants-updated",
-          project: flag.project,
-          featureName: name,
-          environment,
-          data: { variants },
-          preData: { variants: before(environment) },
-        });
+      await refuseUnreviewed(change, projectId, targets);
+      const current = new Map<string, VariantRow[]>();
+      for (const row of await this.flags.states(
+        change.db,
+        flags.map((flag) => flag.name),
+      )) {
+        current.set(JSON.stringify([row.feature_name, row.environment]), row.variants);
       }
-      return variants;
+      const before = (name: string, environment: string | undefined) =>
+        current.get(JSON.stringify([name, environment])) ?? [];
+      const written = entries.map(({ name, edit }) => {
+        const variants =
+          "asSent" in edit
+            ? variantsAsSent(edit.asSent)
+            : settleVariants(
+                "patch" in edit ? patched(Variants, before(name, targets[0]), edit.patch) : edit.variants,
+              );
+        for (const environment of targets) {
+          change.record({
+            type: environments ? "feature-environment-variants-updated" : "feature-variants-updated",
+            project: projectId,
+            featureName: name,
+            environment,
+            data: { variants },
+            preData: { variants: before(name, environment) },
+          });
+          // A flag named again starts from what this entry wrote.
+          current.set(JSON.stringify([name, environment]), variants);
+        }
+        return { name, variants };
+      });
+      await this.flags.setVariants(change.db, written, targets);
+      return written.map((entry) => entry.variants);
     });
   }
 }

@@ -11,13 +11,16 @@ import type { FeatureView, ListingEntry, SearchEntry } from "./schemas.js";
 
 /** What the flag view reads: the flag itself, the parts that hang off it, and who marks or uses them. */
 export interface FlagSources {
-  flags: Pick<FlagService, "row" | "activeRows" | "rowsInProject" | "archivedRows" | "searchRows" | "states">;
+  flags: Pick<
+    FlagService,
+    "row" | "rows" | "activeRows" | "rowsInProject" | "archivedRows" | "searchRows" | "searchPage" | "states"
+  >;
   strategies: Pick<StrategyService, "ofFlags">;
   tags: Pick<FeatureTagService, "ofFlags" | "taggedAmong">;
   dependencies: Pick<DependencyService, "parentsOf" | "childrenOf">;
   lifecycle: Pick<LifecycleService, "current">;
   favorites: Pick<FavoriteService, "features">;
-  segments: Pick<SegmentService, "list">;
+  segments: Pick<SegmentService, "definitions">;
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -33,13 +36,26 @@ function grouped<T>(rows: T[], key: (row: T) => string): (name: string) => T[] {
   return (name) => map.get(name) ?? [];
 }
 
-/** Reads what the flag view shows of each flag: environments, strategies, tags, links, stage, people. */
-async function related(db: Db, rows: FlagRow[], sources: FlagSources) {
-  const names = rows.map((row) => row.name);
-  const [environments, strategies, tags, parents, children, stages, creators, authors] = await Promise.all([
+/** Reads what every showing of a flag shows: its state and strategies in each environment, and its tags. */
+async function held(db: Db, names: string[], sources: FlagSources) {
+  const [environments, strategies, tags] = await Promise.all([
     sources.flags.states(db, names),
     sources.strategies.ofFlags(db, names),
     sources.tags.ofFlags(db, names),
+  ]);
+  return {
+    environments: grouped(environments, (row) => row.feature_name),
+    strategies: grouped(strategies, (row) => `${row.strategy.featureName}\u0000${row.environment}`),
+    tags: grouped(tags, (row) => row.featureName),
+  };
+}
+
+type Held = Awaited<ReturnType<typeof held>>;
+
+/** Reads what the full view shows besides: links, stage, people. */
+async function related(db: Db, rows: FlagRow[], sources: FlagSources) {
+  const names = rows.map((row) => row.name);
+  const [parents, children, stages, creators, authors] = await Promise.all([
     sources.dependencies.parentsOf(db, names),
     sources.dependencies.childrenOf(db, names),
     sources.lifecycle.current(db, names),
@@ -50,9 +66,6 @@ async function related(db: Db, rows: FlagRow[], sources: FlagSources) {
     flagPeople.authors(db, names),
   ]);
   return {
-    environments: grouped(environments, (row) => row.feature_name),
-    strategies: grouped(strategies, (row) => `${row.strategy.featureName}\u0000${row.environment}`),
-    tags: grouped(tags, (row) => row.featureName),
     parents: grouped(parents, (row) => row.child),
     children: grouped(children, (row) => row.parent),
     stage: (name: string) => stages.get(name),
@@ -68,6 +81,27 @@ async function related(db: Db, rows: FlagRow[], sources: FlagSources) {
   };
 }
 
+/** A flag's environments as its view shows them, in the environments' order. */
+function environmentsOf(name: string, parts: Held): FeatureView["environments"] {
+  return parts.environments(name).map((env) => {
+    const strategies = parts.strategies(`${name}\u0000${env.environment}`).map((entry) => entry.strategy);
+    return {
+      name: env.environment,
+      featureName: name,
+      environment: env.environment,
+      type: env.type,
+      enabled: env.enabled,
+      sortOrder: env.sort_order,
+      variantCount: env.variants.length,
+      strategies,
+      variants: env.variants,
+      lastSeenAt: iso(env.last_seen_at),
+      hasStrategies: strategies.length > 0,
+      hasEnabledStrategies: strategies.some((strategy) => !strategy.disabled),
+    };
+  });
+}
+
 const NONE: ReadonlySet<string> = new Set();
 
 /**
@@ -80,27 +114,16 @@ export async function featureViews(
   sources: FlagSources,
   favorites = NONE,
 ): Promise<FeatureView[]> {
-  const linked = await related(db, rows, sources);
+  const [parts, linked] = await Promise.all([
+    held(
+      db,
+      rows.map((row) => row.name),
+      sources,
+    ),
+    related(db, rows, sources),
+  ]);
   return rows.map((row) => {
-    const environments = linked.environments(row.name).map((env) => {
-      const strategies = linked
-        .strategies(`${row.name}\u0000${env.environment}`)
-        .map((entry) => entry.strategy);
-      return {
-        name: env.environment,
-        featureName: row.name,
-        environment: env.environment,
-        type: env.type,
-        enabled: env.enabled,
-        sortOrder: env.sort_order,
-        variantCount: env.variants.length,
-        strategies,
-        variants: env.variants,
-        lastSeenAt: iso(env.last_seen_at),
-        hasStrategies: strategies.length > 0,
-        hasEnabledStrategies: strategies.some((strategy) => !strategy.disabled),
-      };
-    });
+    const environments = environmentsOf(row.name, parts);
     const stage = linked.stage(row.name);
     return {
       name: row.name,
@@ -119,7 +142,7 @@ export async function featureViews(
       environments,
       variants: environments[0]?.variants ?? [],
       strategies: [],
-      tags: linked.tags(row.name).map(({ type, value }) => ({ type, value })),
+      tags: parts.tags(row.name).map(({ type, value }) => ({ type, value })),
       children: linked.children(row.name).map((link) => link.child),
       dependencies: linked
         .parents(row.name)
@@ -142,24 +165,32 @@ const environmentSummary = (env: FeatureView["environments"][number]) => ({
   hasEnabledStrategies: env.hasEnabledStrategies,
 });
 
-/** The entries of a project's flag listing (endpoint 14), `favorite` as the caller marked them. */
+/**
+ * The entries of a project's flag listing (endpoint 14), `favorite` as the caller marked
+ * them: only what they show is read, not the links, stages and people of full views.
+ */
 export async function listingEntries(
   db: Db,
   rows: FlagRow[],
   sources: FlagSources,
   favorites: ReadonlySet<string>,
 ): Promise<ListingEntry[]> {
-  return (await featureViews(db, rows, sources, favorites)).map((feature) => ({
-    name: feature.name,
-    type: feature.type,
-    description: feature.description,
-    stale: feature.stale,
-    favorite: feature.favorite,
-    impressionData: feature.impressionData,
-    createdAt: feature.createdAt,
-    lastSeenAt: feature.lastSeenAt,
-    environments: feature.environments.map(environmentSummary),
-    tags: feature.tags,
+  const parts = await held(
+    db,
+    rows.map((row) => row.name),
+    sources,
+  );
+  return rows.map((row) => ({
+    name: row.name,
+    type: row.type,
+    description: row.description,
+    stale: row.stale,
+    favorite: favorites.has(row.name),
+    impressionData: row.impression_data,
+    createdAt: row.created_at.toISOString(),
+    lastSeenAt: iso(row.last_seen_at),
+    environments: environmentsOf(row.name, parts).map(environmentSummary),
+    tags: parts.tags(row.name).map(({ type, value }) => ({ type, value })),
   }));
 }
 

@@ -1,3 +1,4 @@
+import { anyOf } from "../../../db/any-of.js";
 import type { Db } from "../../../db/connection.js";
 
 /** A person as the flag view shows one: `createdBy` and each of `collaborators.users`. */
@@ -49,7 +50,7 @@ export const flagPeople = {
       .innerJoin("users as u", "u.id", "e.created_by_user_id")
       .select(["e.feature_name", ...fields])
       .select((eb) => eb.fn.max("e.id").as("latest"))
-      .where("e.feature_name", "in", names)
+      .where("e.feature_name", "=", anyOf(names))
       .groupBy(["e.feature_name", ...fields])
       .orderBy("latest", "desc")
       .execute();

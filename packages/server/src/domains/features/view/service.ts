@@ -2,9 +2,16 @@ import { notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import { canSee, hiddenProjects } from "../../../access/can.js";
 import type { Db } from "../../../db/connection.js";
+import type { FlagRow } from "../flags/service.js";
 import { type FlagSources, featureViews, listingEntries, searchEntries } from "./assemble.js";
 import type { FeatureView, ListingEntry, SearchQuery, SearchResult } from "./schemas.js";
 import { searchPlan } from "./search.js";
+
+type SearchPlan = ReturnType<typeof searchPlan>;
+
+/** Whether a search asks what the flags' parts hold, or the caller's favourites, beyond the flags' own tables. */
+const askedOfParts = (plan: SearchPlan) =>
+  Boolean(plan.tags || plan.segments || plan.stage || plan.favorite !== undefined || plan.favoritesFirst);
 
 /** The names each flag holds, read from rows that name their flag. */
 function heldBy<T extends { featureName: string }>(
@@ -50,8 +57,18 @@ export class FlagViewService {
 
   /** A flag as its events carry it: as no one in particular sees it, archived or not. */
   async of(db: Db, name: string): Promise<FeatureView> {
-    const [view] = await featureViews(db, [(await this.sources.flags.row(db, name))!], this.sources);
+    const [view] = await this.ofAll(db, [name]);
     return view!;
+  }
+
+  /** Flags that exist as their events carry them, in the order named. */
+  async ofAll(db: Db, names: string[]): Promise<FeatureView[]> {
+    const rows = new Map((await this.sources.flags.rows(db, names)).map((row) => [row.name, row]));
+    return featureViews(
+      db,
+      names.map((name) => rows.get(name)!),
+      this.sources,
+    );
   }
 
   /** The active flags of those named that the actor may see, in the order named; the others are left out. */
@@ -80,12 +97,39 @@ export class FlagViewService {
   /**
    * The feature search: what the flags' own tables hold is filtered and sorted in SQL, then
    * tags, segments, lifecycle stages and favourites are asked of the parts that hold them,
-   * and only the page is read in full. Flags of projects hidden from the actor are never matched.
+   * and only the page is read in full. Flags of projects hidden from the actor are never
+   * matched. When nothing is asked of the parts, SQL reads the page alone.
    */
   async search(actor: Actor, query: SearchQuery): Promise<SearchResult> {
     const plan = searchPlan(query, hiddenProjects(actor));
+    const favorites = await this.sources.favorites.features(actor);
+    const page = { offset: plan.offset, limit: plan.limit };
+    const found = askedOfParts(plan)
+      ? await this.matches(actor, plan, favorites).then((rows) => ({
+          rows: rows.slice(page.offset, page.offset + page.limit),
+          total: rows.length,
+        }))
+      : await this.sources.flags.searchPage(this.db, plan.filter, page);
+    const views = await featureViews(this.db, found.rows, this.sources, favorites);
+    const usesSegments = views.some((flag) =>
+      flag.environments.some((env) => env.strategies.some((strategy) => strategy.segments.length > 0)),
+    );
+    return {
+      features: searchEntries(views, usesSegments ? await this.segmentNames(actor) : new Map()),
+      total: found.total,
+    };
+  }
+
+  /** The names of every flag the search matches, in its order: no page. */
+  async matchingNames(actor: Actor, query: SearchQuery): Promise<string[]> {
+    const plan = searchPlan(query, hiddenProjects(actor));
+    const rows = await this.matches(actor, plan, await this.sources.favorites.features(actor));
+    return rows.map((row) => row.name);
+  }
+
+  /** The rows of the flags a search matches, in its order. */
+  private async matches(actor: Actor, plan: SearchPlan, favorites: ReadonlySet<string>): Promise<FlagRow[]> {
     const { sources } = this;
-    const favorites = await sources.favorites.features(actor);
     let rows = await sources.flags.searchRows(this.db, plan.filter);
     const names = () => rows.map((row) => row.name);
     const { tags, segments, stage } = plan;
@@ -115,19 +159,7 @@ export class FlagViewService {
         ...rows.filter((row) => !favorites.has(row.name)),
       ];
     }
-    const page = await featureViews(
-      this.db,
-      rows.slice(plan.offset, plan.offset + plan.limit),
-      sources,
-      favorites,
-    );
-    const usesSegments = page.some((flag) =>
-      flag.environments.some((env) => env.strategies.some((strategy) => strategy.segments.length > 0)),
-    );
-    return {
-      features: searchEntries(page, usesSegments ? await this.segmentNames(actor) : new Map()),
-      total: rows.length,
-    };
+    return rows;
   }
 
   async listArchived(actor: Actor, projectId?: string): Promise<FeatureView[]> {
@@ -138,6 +170,8 @@ export class FlagViewService {
   }
 
   private async segmentNames(actor: Actor): Promise<Map<number, string>> {
-    return new Map((await this.sources.segments.list(actor)).map((segment) => [segment.id, segment.name]));
+    return new Map(
+      (await this.sources.segments.definitions(actor)).map((segment) => [segment.id, segment.name]),
+    );
   }
 }
