@@ -12,14 +12,14 @@ import { errorHandler } from "./errors.js";
 import { Evaluations } from "./evaluation.js";
 import { createGuard } from "./guard.js";
 import { UsageMetrics } from "./metrics.js";
-import { registerOpenApi } from "./openapi.js";
+import { Outbound } from "./outbound.js";
 import { OperationalMetrics } from "./prometheus.js";
 import { parseQuery } from "./querystring.js";
 import { ClientRegistrations } from "./registrations.js";
 import { UsageReporter } from "./reporter.js";
 import { type App, proxyRoutes, type RouteDependencies } from "./routes.js";
 import { FeatureSync } from "./sync.js";
-import { Outbound, Upstream } from "./upstream.js";
+import { Upstream } from "./upstream.js";
 import { PROXY_VERSION } from "./version.js";
 
 /** How long closing waits for the last usage metrics to leave. */
@@ -73,16 +73,22 @@ async function buildApp(
       .code(ERRORS.NotFoundError)
       .send({ error: `Not found: ${request.method} ${path}. The proxy's routes start with ${routes}.` });
   });
-  app.addHook(
-    "preHandler",
-    createGuard({
-      isReady: () => sync.snapshot !== undefined,
-      clientKeys: config.clientKeys,
-      serverTokens: config.expServerSideSdkConfig.tokens,
-      clientKeysHeaderName: config.clientKeysHeaderName,
-    }),
-  );
+  const guard = createGuard({
+    isReady: () => sync.snapshot !== undefined,
+    clientKeys: config.clientKeys,
+    serverTokens: config.expServerSideSdkConfig.tokens,
+    clientKeysHeaderName: config.clientKeysHeaderName,
+  });
+  // Every route declared from here on (the documentation's too) gets the guard for its access
+  // as its first preHandler: the same as one global hook, without reading the route's options
+  // on every request.
+  app.addHook("onRoute", (route) => {
+    const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    route.preHandler = [guard(route.config?.access ?? "public"), ...own];
+  });
   if (config.enableOAS) {
+    // Loaded only when asked for: the documentation's plugins are of no use to a proxy without it.
+    const { registerOpenApi } = await import("./openapi.js");
     await registerOpenApi(app, {
       version: PROXY_VERSION,
       clientKeysHeaderName: config.clientKeysHeaderName,

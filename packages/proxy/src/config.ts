@@ -272,6 +272,21 @@ function serviceUrlOf(reader: Reader, raw: string | undefined): string {
   return url.replace(/\/+$/, "");
 }
 
+/** HTTP_PROXY or HTTPS_PROXY: an http or https proxy's URL, credentials allowed. */
+function outgoingProxyOf(reader: Reader, name: "HTTP_PROXY" | "HTTPS_PROXY"): string | undefined {
+  const url = reader.text(undefined, name);
+  if (!url) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
+  } catch {
+    reader.errors.push(
+      `${reader.label(name)} must be an http:// or https:// proxy URL such as http://proxy.example:3128, got "${url}"`,
+    );
+  }
+  return url;
+}
+
 function clientKeysOf(reader: Reader, options: ProxyOptions, logger: Logger): string[] {
   const keys = reader.list(options.clientKeys, "SERVICE_PROXY_CLIENT_KEYS");
   if (keys?.length) return keys;
@@ -517,8 +532,8 @@ export async function resolveConfig(
         "HTTP_OPTIONS_REJECT_UNAUTHORIZED",
       ),
     },
-    httpProxy: reader.text(undefined, "HTTP_PROXY"),
-    httpsProxy: reader.text(undefined, "HTTPS_PROXY"),
+    httpProxy: outgoingProxyOf(reader, "HTTP_PROXY"),
+    httpsProxy: outgoingProxyOf(reader, "HTTPS_PROXY"),
     noProxy: reader.text(undefined, "NO_PROXY"),
     expBootstrap: bootstrapOf(reader, options.expBootstrap),
     expServerSideSdkConfig: {

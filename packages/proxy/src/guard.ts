@@ -21,40 +21,49 @@ export interface GuardSettings {
   clientKeysHeaderName: string;
 }
 
+type Hook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
 /**
  * Runs after validation and before every handler, in the reference proxy's order: the
  * readiness check first (so even an unauthenticated call learns the proxy is not ready),
  * then the key check. CORS preflights never get here: they are answered earlier.
+ * Returns the hook for each kind of access, so that a route's hook is chosen once, when the
+ * route is declared, rather than looked up on every request.
  */
-export function createGuard({ isReady, clientKeys, serverTokens, clientKeysHeaderName }: GuardSettings) {
+export function createGuard({
+  isReady,
+  clientKeys,
+  serverTokens,
+  clientKeysHeaderName,
+}: GuardSettings): (access: Access) => Hook {
   const clients = new Set(clientKeys);
   const servers = new Set(serverTokens);
-  const allowed = (request: FastifyRequest, access: Access): boolean => {
+  const isClient = (request: FastifyRequest) => {
     const clientKey = request.headers[clientKeysHeaderName];
-    const serverToken = request.headers.authorization;
-    switch (access) {
-      case "public":
-        return true;
-      case "client":
-        return typeof clientKey === "string" && clients.has(clientKey);
-      case "server":
-        return typeof serverToken === "string" && servers.has(serverToken);
-      case "client-or-server":
-        return (
-          (typeof clientKey === "string" && clients.has(clientKey)) ||
-          (typeof serverToken === "string" && servers.has(serverToken))
-        );
-    }
+    return typeof clientKey === "string" && clients.has(clientKey);
   };
-  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    if (request.method === "OPTIONS") {
-      done();
-    } else if (!isReady()) {
-      reply.code(ERRORS.ServiceUnavailable).type("text/plain; charset=utf-8").send(NOT_READY_MESSAGE);
-    } else if (!allowed(request, request.routeOptions.config.access ?? "public")) {
-      reply.code(ERRORS.AuthenticationRequired).type("text/plain; charset=utf-8").send("Unauthorized");
-    } else {
-      done();
-    }
+  const isServer = (request: FastifyRequest) => {
+    const serverToken = request.headers.authorization;
+    return typeof serverToken === "string" && servers.has(serverToken);
+  };
+  const allowed: Record<Access, (request: FastifyRequest) => boolean> = {
+    public: () => true,
+    client: isClient,
+    server: isServer,
+    "client-or-server": (request) => isClient(request) || isServer(request),
+  };
+  return (access) => {
+    const isAllowed = allowed[access];
+    return (request, reply, done) => {
+      if (request.method === "OPTIONS") {
+        done();
+      } else if (!isReady()) {
+        reply.code(ERRORS.ServiceUnavailable).type("text/plain; charset=utf-8").send(NOT_READY_MESSAGE);
+      } else if (!isAllowed(request)) {
+        reply.code(ERRORS.AuthenticationRequired).type("text/plain; charset=utf-8").send("Unauthorized");
+      } else {
+        done();
+      }
+    };
   };
 }

@@ -7,7 +7,13 @@ import {
   FrontendTogglesSchema,
   ProxyRequestSchema,
 } from "@signalbox/protocol";
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from "fastify";
 import type { ProxyConfig } from "./config.js";
 import { SchemaViolation } from "./errors.js";
 import { matchesEtag } from "./etag.js";
@@ -61,11 +67,11 @@ const reportResponses = { 200: OK, ...guarded, [ERRORS.ContentTooLarge]: ErrorBo
  * A bodiless POST is an empty request, as with the reference proxy. Flag names are checked
  * here, before the schema's type coercion would turn `null` or `true` into a name.
  */
-const readToggleRequest = async (request: FastifyRequest) => {
+const readToggleRequest = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
   request.body ??= {};
   const { toggles } = request.body as { toggles?: unknown };
   const index = Array.isArray(toggles) ? toggles.findIndex((name) => typeof name !== "string") : -1;
-  if (index >= 0) throw new SchemaViolation(`/toggles/${index}`, "must be string");
+  done(index >= 0 ? new SchemaViolation(`/toggles/${index}`, "must be string") : undefined);
 };
 
 export function proxyRoutes(app: App, deps: RouteDependencies): void {
@@ -75,19 +81,28 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
 
   // POST answers carry the ETag but never 304: If-None-Match on other methods than GET/HEAD
   // asks for 412 (RFC 9110), and the reference proxy ignores it there.
-  const send = async (
+  const answer = (request: FastifyRequest, reply: FastifyReply, result: SerializedResponse): void => {
+    reply.header("cache-control", CACHE_CONTROL).header("etag", result.etag).header("vary", vary);
+    if (request.method !== "POST" && matchesEtag(request.headers["if-none-match"], result.etag)) {
+      reply.code(304).send();
+    } else {
+      reply.type("application/json; charset=utf-8").send(result.body);
+    }
+  };
+  // Without enrichers an answer is ready at once: it is sent without a promise, and the
+  // handler returns nothing for Fastify to wait on.
+  const send = (
     request: FastifyRequest,
     reply: FastifyReply,
     pending: SerializedResponse | Promise<SerializedResponse>,
-  ) => {
-    const result = await pending;
-    reply.header("cache-control", CACHE_CONTROL).header("etag", result.etag).header("vary", vary);
-    if (request.method !== "POST" && matchesEtag(request.headers["if-none-match"], result.etag)) {
-      return reply.code(304).send();
-    }
-    return reply.type("application/json; charset=utf-8").send(result.body);
-  };
+  ) =>
+    pending instanceof Promise
+      ? pending.then((result) => answer(request, reply, result))
+      : answer(request, reply, pending);
   const clientAddress = (request: FastifyRequest) => () => request.ip;
+  const disabled = (reply: FastifyReply) => {
+    reply.code(DISABLED).type(TEXT).send(ALL_DISABLED);
+  };
 
   app.get(
     base,
@@ -143,8 +158,8 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
       },
       config: { access: "client" },
     },
-    async (request, reply) => {
-      if (!config.enableAllEndpoint) return reply.code(DISABLED).type(TEXT).send(ALL_DISABLED);
+    (request, reply) => {
+      if (!config.enableAllEndpoint) return disabled(reply);
       return send(
         request,
         reply,
@@ -164,8 +179,8 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
       preValidation: readToggleRequest,
       config: { access: "client" },
     },
-    async (request, reply) => {
-      if (!config.enableAllEndpoint) return reply.code(DISABLED).type(TEXT).send(ALL_DISABLED);
+    (request, reply) => {
+      if (!config.enableAllEndpoint) return disabled(reply);
       const { context: input, toggles } = request.body;
       return send(
         request,
@@ -251,6 +266,9 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
       },
       config: { access: "public" },
     },
-    async (_request, reply) => reply.type(operational.contentType).send(await operational.text()),
+    async (_request, reply) => {
+      const { contentType, text } = await operational.scrape();
+      return reply.type(contentType).send(text);
+    },
   );
 }

@@ -1,8 +1,9 @@
 import { type ClientFeatures, type CompileOptions, compile, type Snapshot } from "@signalbox/engine";
 import { Backoff } from "./backoff.js";
 import type { Logger } from "./logger.js";
+import type { Outbound } from "./outbound.js";
 import type { StorageProvider } from "./storage.js";
-import { fetchBootstrap, type Outbound, type Upstream } from "./upstream.js";
+import { fetchBootstrap, type Upstream } from "./upstream.js";
 
 /** Told about every successful poll and every new configuration, for the operational metrics. */
 export interface SyncObserver {

@@ -31,19 +31,23 @@ export function serializeToggles(
   enabledOnly: boolean,
 ): SerializedResponse {
   const fingerprint = new BodyFingerprint();
-  const parts: Buffer[] = [OPEN.bytes];
   fingerprint.add(OPEN);
+  const pieces: Piece[] = [];
   for (const evaluation of evaluations) {
     if (enabledOnly && !evaluation.enabled) continue;
-    if (parts.length > 1) {
-      parts.push(COMMA.bytes);
-      fingerprint.add(COMMA);
-    }
+    if (pieces.length > 0) fingerprint.add(COMMA);
     const piece = pieceFor(evaluation);
-    parts.push(piece.bytes);
+    pieces.push(piece);
     fingerprint.add(piece);
   }
-  parts.push(CLOSE.bytes);
   fingerprint.add(CLOSE);
-  return { body: Buffer.concat(parts, fingerprint.length), etag: fingerprint.etag() };
+  // Copied into one buffer of the length already counted: cheaper than Buffer.concat's own pass.
+  const body = Buffer.allocUnsafe(fingerprint.length);
+  let offset = OPEN.bytes.copy(body, 0);
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) offset += COMMA.bytes.copy(body, offset);
+    offset += pieces[i]!.bytes.copy(body, offset);
+  }
+  CLOSE.bytes.copy(body, offset);
+  return { body, etag: fingerprint.etag() };
 }

@@ -1,57 +1,7 @@
 import type { ClientFeatures } from "@signalbox/engine";
-import { EnvHttpProxyAgent, request } from "undici";
 import type { TagFilter } from "./config.js";
+import type { Outbound } from "./outbound.js";
 import { SDK_NAME, SPEC_VERSION } from "./version.js";
-
-const REQUEST_TIMEOUT_MS = 10_000;
-
-export interface OutboundOptions {
-  rejectUnauthorized: boolean;
-  httpProxy: string | undefined;
-  httpsProxy: string | undefined;
-  noProxy: string | undefined;
-}
-
-/**
- * Every outgoing call goes through here: HTTPS_PROXY for https targets (HTTP_PROXY when it
- * is unset), HTTP_PROXY for http targets, NO_PROXY exempting hosts, and the certificate
- * policy of `httpOptions`.
- */
-export class Outbound {
-  private readonly dispatcher: EnvHttpProxyAgent;
-
-  constructor({ rejectUnauthorized, httpProxy, httpsProxy, noProxy }: OutboundOptions) {
-    const tls = { rejectUnauthorized };
-    this.dispatcher = new EnvHttpProxyAgent({
-      // Empty strings rather than undefined: the configuration already read the environment
-      // it was given, and undici must not fall back to this process's own.
-      httpProxy: httpProxy ?? "",
-      httpsProxy: httpsProxy ?? "",
-      noProxy: noProxy ?? "",
-      connect: tls,
-      requestTls: tls,
-      proxyTls: tls,
-      // Plain http goes to the proxy as an absolute-form request, as forward proxies expect;
-      // many refuse CONNECT to anything but port 443.
-      proxyTunnel: false,
-    });
-  }
-
-  async send(url: string, method: "GET" | "POST", headers: Record<string, string>, body?: string) {
-    return request(url, {
-      method,
-      headers,
-      body,
-      dispatcher: this.dispatcher,
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-  }
-
-  /** Aborts whatever is still in flight. */
-  async close(): Promise<void> {
-    await this.dispatcher.destroy();
-  }
-}
 
 export type FetchResult =
   | { outcome: "changed"; document: ClientFeatures; etag: string | undefined }
@@ -124,12 +74,11 @@ export class Upstream {
     try {
       const response = await this.outbound.send(this.featuresUrl, "GET", headers);
       if (response.statusCode === 200) {
-        const document = await response.body.json();
+        const document: unknown = JSON.parse(response.body);
         if (!isDocument(document)) return { outcome: "failed", reason: "the response has no features list" };
         const tag = response.headers.etag;
         return { outcome: "changed", document, etag: typeof tag === "string" ? tag : undefined };
       }
-      await response.body.dump();
       if (response.statusCode === 304) return { outcome: "unchanged" };
       if (isDenied(response.statusCode)) return { outcome: "denied", status: response.statusCode };
       if (response.statusCode === 404) return { outcome: "missing", url: this.featuresUrl };
@@ -164,7 +113,6 @@ export class Upstream {
         headers,
         JSON.stringify(body),
       );
-      await response.body.dump();
       if (response.statusCode >= 200 && response.statusCode < 300) return { outcome: "sent" };
       if (isDenied(response.statusCode)) return { outcome: "denied", status: response.statusCode };
       if (isRefused(response.statusCode)) return { outcome: "refused", status: response.statusCode };
@@ -178,11 +126,8 @@ export class Upstream {
 /** Reads a features document from the bootstrap URL; throws with the reason when it cannot. */
 export async function fetchBootstrap(outbound: Outbound, url: string, headers: Record<string, string>) {
   const response = await outbound.send(url, "GET", { accept: "application/json", ...headers });
-  if (response.statusCode !== 200) {
-    await response.body.dump();
-    throw new Error(`HTTP ${response.statusCode}`);
-  }
-  const document = await response.body.json();
+  if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);
+  const document: unknown = JSON.parse(response.body);
   if (!isDocument(document)) throw new Error("the response has no features list");
   return document;
 }

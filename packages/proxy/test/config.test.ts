@@ -463,6 +463,17 @@ describe("a drop-in for @unleash/proxy", () => {
     expect(await failure(resolveConfig(options, REQUIRED))).toContain("preHook");
   });
 
+  test("outgoing proxies are http or https URLs", async () => {
+    const message = await failure(
+      resolveConfig(
+        {},
+        { ...REQUIRED, HTTP_PROXY: "proxy.test:3128", HTTPS_PROXY: "socks5://proxy.test:1080" },
+      ),
+    );
+    expect(message).toContain("HTTP_PROXY must be an http:// or https:// proxy URL such as");
+    expect(message).toContain('got "socks5://proxy.test:1080"');
+  });
+
   test("every problem is reported in one line", async () => {
     const message = await failure(resolveConfig({}, { LOG_LEVEL: "loud", TRUST_PROXY: "nowhere" }));
     expect(message.split("\n")).toHaveLength(1);

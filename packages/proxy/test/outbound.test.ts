@@ -92,6 +92,23 @@ describe("outgoing proxies", () => {
     expect(relay.tunnels).toContain(new URL(secure.url).host);
   });
 
+  test("credentials in a proxy's URL go to the proxy, decoded, in Proxy-Authorization", async () => {
+    const plain = await upstream();
+    const secure = await upstream(true);
+    const relay = await forwardProxy();
+    const withCredentials = relay.url.replace("http://", "http://user:p%40ss@");
+    const expected = `Basic ${Buffer.from("user:p@ss").toString("base64")}`;
+    await servesFlags(await proxyOn(plain, {}, { HTTP_PROXY: withCredentials }));
+    await servesFlags(
+      await proxyOn(secure, { httpOptions: { rejectUnauthorized: false } }, { HTTPS_PROXY: withCredentials }),
+    );
+    expect(relay.forwarded.length).toBeGreaterThan(0);
+    expect(relay.tunnels.length).toBeGreaterThan(0);
+    expect(new Set(relay.credentials)).toEqual(new Set([expected]));
+    const forwardedHeaders = plain.requestsTo("/api/client/features").map((request) => request.headers);
+    expect(forwardedHeaders.every((headers) => headers.authorization === "upstream-token")).toBe(true);
+  });
+
   test("HTTPS_PROXY is not used for an http upstream", async () => {
     const plain = await upstream();
     const relay = await forwardProxy();

@@ -9,6 +9,8 @@ import { type AddressInfo, connect, type Socket } from "node:net";
 export class ForwardProxy {
   readonly tunnels: string[] = [];
   readonly forwarded: string[] = [];
+  /** The Proxy-Authorization header of every request, tunnel or forward, in order. */
+  readonly credentials: Array<string | undefined> = [];
   private readonly sockets = new Set<Socket>();
   url = "";
 
@@ -16,6 +18,7 @@ export class ForwardProxy {
     server.on("connect", (request, client: Socket, head: Buffer) => {
       const target = request.url ?? "";
       this.tunnels.push(target);
+      this.credentials.push(request.headers["proxy-authorization"]);
       const [host, port] = target.split(":");
       const remote = connect(Number(port), host, () => {
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
@@ -48,6 +51,7 @@ export class ForwardProxy {
       return;
     }
     this.forwarded.push(target);
+    this.credentials.push(incoming.headers["proxy-authorization"]);
     const onward = request(target, { method: incoming.method, headers: incoming.headers }, (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);
