@@ -29,12 +29,16 @@ export async function startServer(script: string, env: Record<string, string>): 
   };
 }
 
-/** Resident set size in MiB, from /proc. */
-export function residentMiB(pid: number): number {
+const statusMiB = (pid: number, field: "VmRSS" | "VmHWM") => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+};
+
+/** Resident set size in MiB, from /proc. */
+export const residentMiB = (pid: number): number => statusMiB(pid, "VmRSS");
+
+/** The largest resident set size the process has had, in MiB, from /proc. */
+export const peakMiB = (pid: number): number => statusMiB(pid, "VmHWM");
 
 /** CPU seconds (user + system) a process has used so far, from /proc. */
 export function cpuSeconds(pid: number): number {
