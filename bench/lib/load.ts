@@ -1,4 +1,17 @@
+import { createRequire } from "node:module";
 import autocannon from "autocannon";
+
+// autocannon appends every chunk of every response body to a string (`body += chunk`, a UTF-8
+// decode), for checks these benchmarks never ask for (expectBody, verifyBody, onResponse).
+// With the 511 kB SDK document of 1 000 flags that decoding held the load generator's core
+// while Signalbox used a quarter of one, so the full-body rows measured the load generator:
+// without it, bench:client-api's full-body row went from 1 074 to 5 736 req/s for Signalbox
+// (0.25 to 0.79 of a core) and from 226 to 266 for the reference (a core either way). The
+// bytes are still counted (addByteCount); only the string goes.
+const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as {
+  prototype: { addBody(data: Buffer): void };
+};
+queue.prototype.addBody = () => {};
 
 export interface LoadResult {
   requestsPerSecond: number;

@@ -60,6 +60,8 @@ export type Figures = Partial<Record<FigureKey, number>>;
 export function ratio(key: FigureKey, signalbox: number | undefined, reference: number | undefined) {
   const { better } = FIGURES[key] as FigureSpec;
   if (better === "info" || signalbox === undefined || reference === undefined) return undefined;
-  if (signalbox === 0 || reference === 0) return undefined;
+  // A service that answered nothing in time has no rate or cost to compare (0 or Infinity).
+  if (!(signalbox > 0 && reference > 0 && Number.isFinite(signalbox) && Number.isFinite(reference)))
+    return undefined;
   return better === "higher" ? signalbox / reference : reference / signalbox;
 }

@@ -11,6 +11,7 @@
 // service whose last size's rate says it would take longer is skipped at the next),
 // SCALE_IMPORT_CONCURRENCY (projects imported at a time, 4), SCALE_PHASES (what to measure
 // after the import: reads,document,sdk reads,metrics,writes,export; import for none),
+// SCALE_PROFILE_DIR (Signalbox writes a CPU profile there as it stops, one per size),
 // BENCH_RESULTS=1 to keep the result in bench/results/.
 import { cpuSeconds, peakMiB, residentMiB } from "../lib/process.js";
 import { saveResult } from "../lib/results.js";
@@ -112,8 +113,11 @@ async function measure(name: ServiceName, flags: FlagSpec[]): Promise<Outcome> {
         );
       }
     }
-    outcome.figures.rssEnd = residentMiB(service.pid);
-    outcome.figures.hwmEnd = peakMiB(service.pid);
+    // A service that crashed on the way has no memory left to read.
+    if (!service.ended()) {
+      outcome.figures.rssEnd = residentMiB(service.pid);
+      outcome.figures.hwmEnd = peakMiB(service.pid);
+    }
   } catch (error) {
     const ended = service.ended();
     if (ended) throw new Error(`${(error as Error).message} (the service ${ended})`);

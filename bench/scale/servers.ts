@@ -179,7 +179,11 @@ async function startSignalbox(name: "signalbox-pg" | "signalbox-embedded"): Prom
   const port = await freePort();
   const database = "bench_scale_signalbox";
   const dataDir = name === "signalbox-embedded" ? mkdtempSync(join(tmpdir(), "signalbox-scale-")) : undefined;
-  const child = spawn(process.execPath, [cli], {
+  // A CPU profile of the service per size, written as it stops, to see what grows.
+  const profile = process.env.SCALE_PROFILE_DIR
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SCALE_PROFILE_DIR}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, cli], {
     env: {
       ...process.env,
       ...common,
