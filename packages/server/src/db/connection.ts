@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { type Subscriber, subscribe, type Unsubscribe } from "./notifications.js";
 import type { Database } from "./schema.js";
@@ -42,7 +42,11 @@ export interface ConnectOptions {
   /** A PGlite data folder dump to start from (tests clone a migrated template this way). */
   pgliteDump?: Blob;
   poolSize?: number;
+  /** How often the embedded database refreshes its planner statistics (ANALYZE); 5 minutes unless set. */
+  analyzeEveryMs?: number;
 }
+
+const ANALYZE_EVERY_MS = 5 * 60_000;
 
 export async function connect(options: ConnectOptions): Promise<Connection> {
   if (options.databaseUrl) {
@@ -74,12 +78,21 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   // PGlite is one in-process connection: the pool hands it out to one query at a time.
   const pool = new pg.Pool(createPgConfig(lite));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // PostgreSQL's autovacuum daemon keeps the planner's statistics fresh; PGlite has no such
+  // process, so a table that grew after it was created is planned as if still empty: an
+  // insights query took 9.2 s at 10 000 flags, 98 ms after an ANALYZE. The same refresh, on a
+  // timer; it samples a bounded number of rows per table, and SDK reads never wait on SQL.
+  const analyzer = setInterval(() => {
+    // A failed ANALYZE leaves the statistics as they were; the next one tries again.
+    sql`ANALYZE`.execute(db).catch(() => {});
+  }, options.analyzeEveryMs ?? ANALYZE_EVERY_MS).unref();
   return {
     db,
     kind: "pglite",
     pool: () => stats(pool),
     dump: () => lite.dumpDataDir("gzip"),
     close: async () => {
+      clearInterval(analyzer);
       await db.destroy();
       await lite.close();
     },
