@@ -27,9 +27,11 @@ export async function connectSdk(
   url: string,
   token: string,
   environment: string,
-  side: Side,
+  side: string,
+  mode: "polling" | "streaming" = "polling",
 ): Promise<Unleash> {
   const sdk = new Unleash({
+    experimentalMode: mode === "streaming" ? { type: mode } : { type: mode, format: "full" },
     url: `${url}/api`,
     // One name for both: a context without appName takes it, and constraints may read it.
     appName: "differential",

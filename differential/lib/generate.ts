@@ -134,7 +134,7 @@ function isoDay(random: Random): string {
   return date.toISOString();
 }
 
-function constraint(random: Random): Constraint {
+export function constraint(random: Random): Constraint {
   const family = random.pick(["IN", "STR", "NUM", "DATE", "SEMVER", "REGEX"] as const);
   const inverted = random.chance(0.25) ? true : random.chance(0.2) ? false : undefined;
   switch (family) {
@@ -227,7 +227,7 @@ function payload(random: Random): Variant["payload"] {
   }
 }
 
-function variants(
+export function variants(
   random: Random,
   options: { overrides: boolean; requireComplete: boolean; count?: number },
 ): Variant[] {
@@ -286,7 +286,7 @@ const STRATEGY_KINDS = [
   "tenantGate",
 ] as const;
 
-function strategy(
+export function strategy(
   random: Random,
   flag: string,
   segments: string[],
@@ -344,7 +344,7 @@ function strategy(
 }
 
 /** Resolves segment names to the ids a service gave them. */
-function withSegmentIds(body: StrategyBody, ids: Ids) {
+export function withSegmentIds(body: StrategyBody, ids: Ids) {
   const { segments, ...rest } = body;
   return segments ? { ...rest, segments: segments.map((name) => ids.segments.get(name) ?? -1) } : rest;
 }

@@ -23,6 +23,7 @@ import { ChangeRequestSchedules } from "./domains/change-requests/schedules.js";
 import { ChangeRequestTransitions } from "./domains/change-requests/transitions.js";
 import { clientApiRoutes } from "./domains/client-api/routes.js";
 import { ClientFeaturesService } from "./domains/client-api/service.js";
+import { ClientStreams } from "./domains/client-api/streams.js";
 import { contextFieldRoutes } from "./domains/context-fields/routes.js";
 import { ContextFieldService } from "./domains/context-fields/service.js";
 import { environmentRoutes } from "./domains/environments/routes.js";
@@ -94,7 +95,10 @@ import { type PoolStats, Telemetry } from "./telemetry.js";
 export function createServices(
   db: Db,
   telemetry = new Telemetry(),
-  settings: Pick<Config, "sessionTtlHours" | "loginFailuresPerMinute" | "integrations"> = defaultConfig(),
+  settings: Pick<
+    Config,
+    "sessionTtlHours" | "loginFailuresPerMinute" | "integrations" | "streaming"
+  > = defaultConfig(),
 ) {
   const events = new EventService(db, telemetry);
   const clientFeatures = new ClientFeaturesService(db, events, telemetry);
@@ -116,6 +120,13 @@ export function createServices(
   const groups = new GroupService(db, events, roles, users, groupProjects);
   const members = new MemberService(db, events, projects, roles, groups, users);
   const tokens = new TokenService(db, events, environments, projects);
+  const clientStreams = new ClientStreams(
+    clientFeatures,
+    events,
+    (secret) => tokens.resolve(secret),
+    settings.streaming,
+    telemetry,
+  );
   const segments = new SegmentService(db, events, projects);
   const contextFields = new ContextFieldService(db, events);
   const tagTypes = new TagTypeService(db, events);
@@ -223,6 +234,7 @@ export function createServices(
     addons,
     importExport,
     clientFeatures,
+    clientStreams,
     frontend,
     metrics,
     environments,
@@ -335,7 +347,15 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   );
   await app.register(eventRoutes, { events: services.events });
   await app.register(tokenRoutes, { tokens: services.tokens });
-  await app.register(clientApiRoutes, { features: services.clientFeatures });
+  await app.register(clientApiRoutes, {
+    features: services.clientFeatures,
+    streams: services.clientStreams,
+  });
+  // Streams never end by themselves: ended here, their SDKs reconnect to another instance.
+  app.addHook("preClose", (done) => {
+    services.clientStreams.close();
+    done();
+  });
   await app.register(frontendRoutes, {
     frontend: services.frontend,
     origins: config.frontendCorsOrigins,

@@ -35,6 +35,8 @@ export interface Config {
   uiDir: string | undefined;
   /** Where addons may deliver, and how hard they try. */
   integrations: IntegrationSettings;
+  /** SDK streams on `/api/client/streaming`. */
+  streaming: StreamSettings;
 }
 
 export interface IntegrationSettings {
@@ -50,6 +52,13 @@ export interface IntegrationSettings {
   giveUpMs: number;
   /** The Slack Web API, which the Slack App addon posts to. */
   slackApiUrl: string;
+}
+
+export interface StreamSettings {
+  /** Open streams one instance holds; past it, 429, which sends SDKs back to polling. */
+  maxStreams: number;
+  /** How often a comment line keeps idle connections (and the proxies between) open. */
+  keepAliveMs: number;
 }
 
 export class ConfigError extends Error {
@@ -123,6 +132,11 @@ export const VARIABLES: readonly { name: string; fallback: string; meaning: stri
     name: "UNLEASH_DEFAULT_ADMIN_PASSWORD",
     fallback: "random, printed once",
     meaning: "the first admin's password (with the username above)",
+  },
+  {
+    name: "STREAMING_MAX_CONNECTIONS",
+    fallback: "10000",
+    meaning: "SDK streams one instance holds; past it SDKs are told to poll (429)",
   },
   { name: "SESSION_TTL_HOURS", fallback: "48", meaning: "how long a login lasts" },
   {
@@ -297,6 +311,10 @@ export function loadConfig(env: Env = process.env): Config {
       retryMs: attempt(() => integer(env, "INTEGRATION_RETRY_MS", 1000, 1, 600_000), 1000),
       giveUpMs: attempt(() => integer(env, "INTEGRATION_GIVE_UP_MS", 60_000, 0, 86_400_000), 60_000),
       slackApiUrl: env.INTEGRATION_SLACK_API_URL || "https://slack.com/api",
+    },
+    streaming: {
+      maxStreams: attempt(() => integer(env, "STREAMING_MAX_CONNECTIONS", 10_000, 0, 1_000_000), 10_000),
+      keepAliveMs: 30_000,
     },
   };
   for (const [name, tokens] of Object.entries({

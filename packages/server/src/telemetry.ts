@@ -39,6 +39,12 @@ export class Telemetry {
     registers: [this.registry],
   });
 
+  readonly clientStreams = new Gauge({
+    name: "client_streaming_connections",
+    help: "SDK connections open on /api/client/streaming on this instance.",
+    registers: [this.registry],
+  });
+
   readonly eventsWritten = new Counter({
     name: "events_written_total",
     help: "Events this instance wrote to the event log, by type.",

@@ -471,7 +471,7 @@ describe.each(databaseKinds)("SDK API (%s)", (kind) => {
 
   it("answers an unknown path 404 whatever the token", async () => {
     for (const token of [CLIENT_TOKEN, FRONTEND_TOKEN, ADMIN_TOKEN, null]) {
-      const reply = await server.request("/api/client/streaming", { token });
+      const reply = await server.request("/api/client/no-such-path", { token });
       expect(reply.status).toBe(404);
       expect(reply.body).toMatchObject({ name: "NotFoundError" });
     }

@@ -105,6 +105,11 @@ async function send(path: string, { method, token, body, headers }: RequestOptio
     },
     body: json ? JSON.stringify(body) : (body as string | undefined),
   });
+  // A stream admitted is no refusal, and never ends by itself.
+  if (response.headers.get("content-type") === "text/event-stream") {
+    await response.body?.cancel();
+    return { status: response.status, name: undefined };
+  }
   const text = await response.text();
   return { status: response.status, name: text.startsWith("{") ? JSON.parse(text).name : undefined };
 }

@@ -83,6 +83,11 @@ export async function startTestServer(
         headers["content-type"] ??= "application/json";
       }
       const response = await fetch(`${url}${path}`, { method: options.method ?? "GET", headers, body });
+      // An event stream never ends by itself: its status and headers are the answer.
+      if (response.headers.get("content-type") === "text/event-stream") {
+        await response.body?.cancel();
+        return { status: response.status, headers: response.headers, body: undefined as never };
+      }
       const text = await response.text();
       let parsed: unknown = text;
       try {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import {
+  ApiError,
   ClientFeaturesDeltaSchema,
   ClientFeaturesSchema,
   FeatureSchema,
@@ -7,10 +8,12 @@ import {
   notFound,
 } from "@signalbox/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { Type } from "typebox";
 import { tokenCaller } from "../../http/auth.js";
-import { FeatureName, NotModified, ScopeQuery } from "./schemas.js";
+import { FeatureName, LastEventId, NotModified, ScopeQuery } from "./schemas.js";
 import { scopeFor } from "./scope.js";
 import type { ClientFeaturesService, Document } from "./service.js";
+import type { ClientStreams } from "./streams.js";
 
 const tags = ["Client"];
 const config = { auth: "client" as const };
@@ -69,10 +72,10 @@ function answer(request: FastifyRequest, reply: FastifyReply, document: Document
 }
 
 /** What server-side SDKs poll, under `/api/client`. */
-export const clientApiRoutes: FastifyPluginAsyncTypebox<{ features: ClientFeaturesService }> = async (
-  app,
-  { features },
-) => {
+export const clientApiRoutes: FastifyPluginAsyncTypebox<{
+  features: ClientFeaturesService;
+  streams: ClientStreams;
+}> = async (app, { features, streams }) => {
   app.get(
     "/api/client/features",
     {
@@ -130,11 +133,45 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox<{ features: ClientFeatur
       const scope = scopeFor(tokenCaller(request), request.query);
       const since = revisionOf(request.headers["if-none-match"]);
       const delta = await features.delta(scope, since);
-      if (!delta) {
+      if (delta.events.length === 0) {
         reply.status(304).header("etag", `"${since}"`);
         return;
       }
       return reply.header("etag", `"${delta.revision}"`).send({ events: delta.events });
+    },
+  );
+
+  app.get(
+    "/api/client/streaming",
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The delta events, as a server-sent event stream",
+        description:
+          "`unleash-connected` first: a hydration, or the changes after `Last-Event-ID` while this instance remembers them; then `unleash-updated` after every change the token sees, and a keep-alive comment every 30 s. The stream ends when its token is revoked or expires; past the instance's limit of streams the answer is 429, and SDKs poll instead.",
+        querystring: ScopeQuery,
+        headers: LastEventId,
+        response: {
+          200: {
+            description:
+              "Server-sent events: `event:`, `id:` and `data:` lines, the data a ClientFeaturesDelta.",
+            content: { "text/event-stream": { schema: Type.String() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      if (streams.full) {
+        throw new ApiError("RateLimitError", "This instance holds as many streams as it may: poll instead.");
+      }
+      const header = request.headers.authorization!;
+      const secret = header.startsWith("Bearer ") ? header.slice(7) : header;
+      const lastEventId = revisionOf(request.headers["last-event-id"]);
+      const opening = await streams.prepare(tokenCaller(request), secret, request.query, lastEventId);
+      // From here the response is the stream's, written as events happen.
+      reply.hijack();
+      streams.start(reply.raw, opening);
     },
   );
 };

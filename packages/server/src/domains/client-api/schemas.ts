@@ -16,3 +16,9 @@ export type ScopeQuery = Static<typeof ScopeQuery>;
 export const FeatureName = Type.Object({ featureName: Type.String() });
 
 export const NotModified = Type.Null({ description: "Nothing changed since the ETag in If-None-Match." });
+
+export const LastEventId = Type.Object({
+  "last-event-id": Type.Optional(
+    Type.String({ description: "The id of the last event the SDK received, to resume from." }),
+  ),
+});

@@ -18,6 +18,12 @@ export interface Document {
   gzipped(): Buffer | Promise<Buffer>;
 }
 
+/** What brings an SDK from one revision to another: a hydration, changes, or nothing. */
+export interface Delta {
+  revision: number;
+  events: DeltaEvent[];
+}
+
 interface Change {
   eventId: number;
   events: DeltaEvent[];
@@ -198,15 +204,13 @@ export class ClientFeaturesService {
   }
 
   /**
-   * The delta protocol: the changes after `since`, or a hydration when `since` is
-   * unknown or older than what this instance remembers; `undefined` when nothing is new.
+   * The delta protocol: the changes after `since` that the scope sees (none when nothing
+   * is new to it), or a hydration when `since` is unknown or older than what this instance
+   * remembers. `revision` is what the answer brings the caller up to.
    */
-  async delta(
-    scope: Scope,
-    since: number | undefined,
-  ): Promise<{ revision: number; events: DeltaEvent[] } | undefined> {
+  async delta(scope: Scope, since: number | undefined): Promise<Delta> {
     const state = await this.state(scope.environment);
-    if (since === state.revision) return undefined;
+    if (since === state.revision) return { revision: state.revision, events: [] };
     const changes = since === undefined || since > state.revision ? undefined : changesAfter(state, since);
     if (!changes) {
       const features = this.select(state.content, scope).map((feature) => feature.definition);
@@ -225,7 +229,6 @@ export class ClientFeaturesService {
       }
       return true;
     });
-    if (events.length === 0) return undefined;
     return { revision: state.revision, events };
   }
 

@@ -1,0 +1,208 @@
+import type { ServerResponse } from "node:http";
+import type { Actor, TokenActor } from "../../access/actor.js";
+import type { StreamSettings } from "../../config.js";
+import type { Telemetry } from "../../telemetry.js";
+import type { EventService } from "../events/service.js";
+import type { ScopeQuery } from "./schemas.js";
+import { listingKey, type Scope, scopeFor } from "./scope.js";
+import type { ClientFeaturesService, Delta } from "./service.js";
+
+/** What finds a secret's token again: the token cache, which every revocation empties. */
+export type Authenticate = (secret: string) => Actor | undefined | Promise<Actor | undefined>;
+
+interface Stream {
+  response: ServerResponse;
+  secret: string;
+  query: ScopeQuery;
+  scope: Scope;
+  /** The listing key of the scope: streams sharing it and a revision get the same bytes. */
+  key: string;
+  /** The revision this stream's SDK has been brought up to. */
+  revision: number;
+}
+
+export interface Opening {
+  secret: string;
+  query: ScopeQuery;
+  scope: Scope;
+  first: Delta;
+}
+
+/** Bytes a stream may leave unread before it is dropped: its SDK reconnects with Last-Event-ID. */
+const BACKLOG_LIMIT = 8 * 1024 * 1024;
+
+const frame = (type: string, delta: Delta) => {
+  const last = delta.events.at(-1);
+  const id = last ? `id: ${last.eventId}\n` : "";
+  return `event: ${type}\n${id}data: ${JSON.stringify({ events: delta.events })}\n\n`;
+};
+
+/**
+ * The streaming protocol (`/api/client/streaming`): each SDK's connection, and after every
+ * revision the delta events its scope sees. A revision reaches this instance however it was
+ * made, here or on another instance (through the change notifications), so every stream on
+ * every instance hears of every change. Streams sharing a scope and a revision get one
+ * encoding of their event.
+ */
+export class ClientStreams {
+  private readonly streams = new Set<Stream>();
+  private publishing: Promise<void> | undefined;
+  private again = false;
+  private keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly features: ClientFeaturesService,
+    events: EventService,
+    private readonly authenticate: Authenticate,
+    private readonly settings: StreamSettings,
+    private readonly telemetry?: Telemetry,
+  ) {
+    events.onRevision(() => this.publish());
+    // A revoked, expired or narrowed token ends its streams on every instance: each one's
+    // token cache is emptied by the same notice.
+    events.onCredentialsChanged(() => void this.revalidate());
+  }
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  get full(): boolean {
+    return this.streams.size >= this.settings.maxStreams;
+  }
+
+  /**
+   * A stream's first event: a hydration, or the changes after `lastEventId` when this
+   * instance still remembers them. Made before anything is sent, so that a failure is
+   * answered as an error rather than as a stream that never speaks.
+   */
+  async prepare(
+    token: TokenActor,
+    secret: string,
+    query: ScopeQuery,
+    lastEventId: number | undefined,
+  ): Promise<Opening> {
+    const scope = scopeFor(token, query);
+    return { secret, query, scope, first: await this.features.delta(scope, lastEventId) };
+  }
+
+  /** Sends the first event on a response whose headers are not yet sent, and keeps it open. */
+  start(response: ServerResponse, { secret, query, scope, first }: Opening): void {
+    response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      // Proxies such as nginx would otherwise hold events back to fill a buffer.
+      "x-accel-buffering": "no",
+    });
+    const stream: Stream = {
+      response,
+      secret,
+      query,
+      scope,
+      key: listingKey(scope, false),
+      revision: first.revision,
+    };
+    this.send(stream, frame("unleash-connected", first));
+    this.streams.add(stream);
+    this.telemetry?.clientStreams.inc();
+    response.once("close", () => {
+      if (this.streams.delete(stream)) this.telemetry?.clientStreams.dec();
+      if (this.streams.size === 0) this.stopKeepAlive();
+    });
+    this.startKeepAlive();
+    // A revision that arrived while the first event was made is sent now.
+    this.publish();
+  }
+
+  /** Ends every stream, as the instance shuts down: SDKs reconnect to another one. */
+  close(): void {
+    for (const stream of this.streams) stream.response.end();
+    this.stopKeepAlive();
+  }
+
+  /** One pass at a time; a revision arriving meanwhile makes another pass. */
+  private publish(): void {
+    if (this.streams.size === 0) return;
+    if (this.publishing) {
+      this.again = true;
+      return;
+    }
+    this.publishing = this.publishAll().finally(() => {
+      this.publishing = undefined;
+      if (this.again) {
+        this.again = false;
+        this.publish();
+      }
+    });
+  }
+
+  private async publishAll(): Promise<void> {
+    const frames = new Map<string, Promise<{ delta: Delta; bytes: string | undefined }>>();
+    for (const stream of this.streams) {
+      const key = `${stream.key}\n${stream.revision}`;
+      let made = frames.get(key);
+      if (!made) {
+        made = this.features.delta(stream.scope, stream.revision).then((delta) => ({
+          delta,
+          bytes: delta.events.length > 0 ? frame("unleash-updated", delta) : undefined,
+        }));
+        // A failed read (the database briefly away) is retried on the next revision or catch-up poll.
+        made.catch(() => undefined);
+        frames.set(key, made);
+      }
+      const sent = await made.catch(() => undefined);
+      if (!sent || stream.response.destroyed) continue;
+      if (sent.bytes !== undefined) this.send(stream, sent.bytes);
+      stream.revision = sent.delta.revision;
+    }
+  }
+
+  private send(stream: Stream, bytes: string): void {
+    // An SDK that stopped reading is dropped rather than buffered for without end.
+    if (stream.response.writableLength > BACKLOG_LIMIT) {
+      stream.response.destroy();
+      return;
+    }
+    stream.response.write(bytes);
+  }
+
+  /** Checks each stream's token again: one lookup per distinct secret. */
+  private async revalidate(): Promise<void> {
+    const bySecret = new Map<string, Stream[]>();
+    for (const stream of this.streams) {
+      const group = bySecret.get(stream.secret);
+      if (group) group.push(stream);
+      else bySecret.set(stream.secret, [stream]);
+    }
+    for (const [secret, streams] of bySecret) {
+      let actor: Actor | undefined;
+      try {
+        actor = await this.authenticate(secret);
+      } catch {
+        continue;
+      }
+      const token =
+        actor?.kind === "token" && (actor.type === "client" || actor.type === "admin") ? actor : undefined;
+      for (const stream of streams) {
+        // A token whose scope changed reconnects, to be hydrated with what it now sees.
+        if (!token || listingKey(scopeFor(token, stream.query), false) !== stream.key) stream.response.end();
+      }
+    }
+  }
+
+  private startKeepAlive(): void {
+    if (this.keepAlive) return;
+    this.keepAlive = setInterval(() => {
+      for (const stream of this.streams) this.send(stream, ": keep-alive\n\n");
+      // Tokens also expire without any notice: checked as often as streams are kept alive.
+      void this.revalidate();
+    }, this.settings.keepAliveMs);
+    this.keepAlive.unref();
+  }
+
+  private stopKeepAlive(): void {
+    clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+  }
+}
