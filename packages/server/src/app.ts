@@ -75,7 +75,7 @@ import { strategyDefinitionRoutes } from "./domains/strategy-definitions/routes.
 import { StrategyDefinitionService } from "./domains/strategy-definitions/service.js";
 import { tagTypeRoutes } from "./domains/tag-types/routes.js";
 import { TagTypeService } from "./domains/tag-types/service.js";
-import { tokenRoutes } from "./domains/tokens/routes.js";
+import { edgeRoutes, tokenRoutes } from "./domains/tokens/routes.js";
 import { TokenService } from "./domains/tokens/service.js";
 import { setPasswordHashCost } from "./domains/users/passwords.js";
 import { currentUserRoutes, passwordResetRoutes, userAdminRoutes } from "./domains/users/routes.js";
@@ -347,6 +347,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   );
   await app.register(eventRoutes, { events: services.events });
   await app.register(tokenRoutes, { tokens: services.tokens });
+  await app.register(edgeRoutes, { tokens: services.tokens });
   await app.register(clientApiRoutes, {
     features: services.clientFeatures,
     streams: services.clientStreams,

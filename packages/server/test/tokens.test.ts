@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { system } from "../src/access/actor.js";
 import { databaseKinds } from "./support/database.js";
-import { CLIENT_TOKEN, startTestServer, type TestServer } from "./support/server.js";
+import {
+  ADMIN_TOKEN,
+  CLIENT_TOKEN,
+  FRONTEND_TOKEN,
+  startTestServer,
+  type TestServer,
+} from "./support/server.js";
 
 describe.each(databaseKinds)("API tokens (%s)", (kind) => {
   let server: TestServer;
@@ -142,5 +148,53 @@ describe.runIf(process.env.DATABASE_URL)("initial tokens on instances starting t
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("token validation for relays (/edge/validate)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it("answers, without credentials, which secrets are SDK tokens and what each may read", async () => {
+    const scoped = await server.request("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "relay", type: "client", environment: "production", projects: ["default"] },
+    });
+    const gone = await server.request("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "gone", type: "client", environment: "development" },
+    });
+    await server.request(`/api/admin/api-tokens/${gone.body.id}`, { method: "DELETE" });
+    const asked = [
+      CLIENT_TOKEN,
+      FRONTEND_TOKEN,
+      ADMIN_TOKEN,
+      scoped.body.secret,
+      gone.body.secret,
+      "*:development.nope",
+    ];
+    const answer = await server.request("/edge/validate", {
+      method: "POST",
+      token: null,
+      body: { tokens: asked },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      tokens: [
+        { token: CLIENT_TOKEN, type: "client", projects: ["*"], environment: "development" },
+        { token: FRONTEND_TOKEN, type: "frontend", projects: ["*"], environment: "development" },
+        { token: scoped.body.secret, type: "client", projects: ["default"], environment: "production" },
+      ],
+    });
+    const malformed = await server.request("/edge/validate", {
+      method: "POST",
+      token: null,
+      body: { secrets: [CLIENT_TOKEN] },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ name: "ValidationError" });
   });
 });

@@ -14,6 +14,7 @@ const REFERENCE: Record<string, string> = {
   "GET /api/client/features/:featureName": "getClientFeature",
   "GET /api/client/delta": "getDelta",
   "GET /api/client/streaming": "getStreaming",
+  "POST /edge/validate": "getValidTokens",
   "POST /api/client/register": "registerClientApplication",
   "POST /api/client/metrics": "registerClientMetrics",
   "GET /api/frontend": "getFrontendFeatures",

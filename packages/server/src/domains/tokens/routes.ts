@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { anyTokenPermission } from "./permissions.js";
-import { CreatedToken, NewToken, Token, TokenExpiry, TokenKey, TokenList } from "./schemas.js";
+import {
+  CreatedToken,
+  NewToken,
+  Token,
+  TokenExpiry,
+  TokenKey,
+  TokenList,
+  TokensToValidate,
+  ValidatedTokens,
+} from "./schemas.js";
 import type { TokenService } from "./service.js";
 
 const tags = ["API tokens"];
@@ -61,5 +70,26 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokenService }> = 
     async (request) => {
       await tokens.remove(request.actor, request.params.token);
     },
+  );
+};
+
+/**
+ * `/edge/validate`, as the reference answers Unleash Edge: which of the secrets sent are
+ * tokens an SDK may use, with their scope. It needs no credentials, as the reference's does
+ * not: only the holder of a secret learns anything about it.
+ */
+export const edgeRoutes: FastifyPluginAsyncTypebox<{ tokens: TokenService }> = async (app, { tokens }) => {
+  app.post(
+    "/edge/validate",
+    {
+      schema: {
+        tags: ["Unleash Edge"],
+        summary: "Which tokens are valid, with their type, projects and environment",
+        body: TokensToValidate,
+        response: { 200: ValidatedTokens },
+      },
+      config: { auth: "public" },
+    },
+    async (request) => ({ tokens: await tokens.validate(request.body.tokens) }),
   );
 };

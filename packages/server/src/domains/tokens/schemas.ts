@@ -42,3 +42,21 @@ export const CreatedToken = Type.Object({ ...Token.properties, secret: Type.Stri
 export type CreatedToken = Static<typeof CreatedToken>;
 
 export const TokenList = Type.Object({ tokens: Type.Array(Token) });
+
+/** What an Unleash Edge (or Signalbox's proxy in its place) asks about tokens SDKs bring it. */
+export const TokensToValidate = Type.Object({
+  tokens: Type.Array(Type.String(), { maxItems: 1000, description: "Secrets to check" }),
+});
+
+export const ValidatedTokens = Type.Object({
+  tokens: Type.Array(
+    Type.Object({
+      token: Type.String(),
+      type: Type.Enum(["client", "frontend"]),
+      projects: Type.Array(Type.String()),
+      environment: Type.String(),
+    }),
+    { description: "The valid ones among the secrets sent, with what each may read" },
+  ),
+});
+export type ValidatedTokens = Static<typeof ValidatedTokens>;

@@ -10,7 +10,7 @@ import type { EventService } from "../events/service.js";
 import type { ProjectService } from "../projects/service.js";
 import type {} from "./events.js";
 import { TOKEN_PERMISSIONS } from "./permissions.js";
-import type { CreatedToken, NewToken, TokenView } from "./schemas.js";
+import type { CreatedToken, NewToken, TokenView, ValidatedTokens } from "./schemas.js";
 import { type TokenRow, tokenStore } from "./store.js";
 
 /** Who is calling, resolved from the `authorization` header. */
@@ -246,6 +246,22 @@ export class TokenService {
       });
       change.credentialsChanged();
     });
+  }
+
+  /**
+   * The SDK tokens among the secrets, with their scope: admin tokens, personal tokens and
+   * unknown or expired secrets are left out alike, since a relay serves SDKs only.
+   */
+  async validate(secrets: string[]): Promise<ValidatedTokens["tokens"]> {
+    const valid: ValidatedTokens["tokens"] = [];
+    for (const secret of new Set(secrets)) {
+      const principal = await this.resolve(secret);
+      if (principal?.type === "client" || principal?.type === "frontend") {
+        const { type, projects, environment } = principal;
+        valid.push({ token: secret, type, projects, environment });
+      }
+    }
+    return valid;
   }
 
   /** A secret looked up lately is answered from the cache at once: SDK polls wait on no promise. */
