@@ -1,12 +1,13 @@
 import { createProxy, type SignalboxProxy } from "@signalbox/proxy";
 import type { RunningServer } from "@signalbox/server";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Admin,
   adminOf,
   browserSdkSeesTheService,
   CLIENT,
   createBrowserFlags,
+  developmentOf,
   startService,
 } from "./support/service.js";
 
@@ -43,5 +44,50 @@ describe("browser SDK → proxy → flag service", () => {
 
   it("serves the browser SDK the flags, variants and payloads configured in the service, and later changes", async () => {
     await browserSdkSeesTheService(admin, `${proxyUrl}/proxy`, CLIENT_KEY);
+  });
+});
+
+// The proxy follows the service's event stream: a change reaches browsers through it long
+// before the proxy's next poll would have fetched it.
+describe("proxy following the flag service by streaming", () => {
+  let service: RunningServer;
+  let admin: Admin;
+  let proxy: SignalboxProxy;
+
+  beforeAll(async () => {
+    service = await startService();
+    admin = adminOf(service);
+    await createBrowserFlags(admin);
+    proxy = await createProxy({
+      serviceUrl: `${service.url}/api`,
+      serviceApiToken: CLIENT,
+      clientKeys: [CLIENT_KEY],
+      refreshInterval: 600_000,
+      logLevel: "error",
+    });
+    await proxy.ready;
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await service?.close();
+  });
+
+  const darkMode = async () => {
+    const response = await proxy.app.inject({
+      method: "GET",
+      url: "/proxy?userId=alice",
+      headers: { authorization: CLIENT_KEY },
+    });
+    return response.json().toggles.some((toggle: { name: string }) => toggle.name === "dark-mode");
+  };
+
+  it("serves a change made in the service within moments, with no poll due for ten minutes", async () => {
+    expect(await darkMode()).toBe(false);
+    await admin("POST", `${developmentOf("dark-mode")}/on`);
+    const deadline = Date.now() + 3000;
+    while (!(await darkMode()) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await darkMode()).toBe(true);
   });
 });

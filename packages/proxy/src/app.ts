@@ -128,6 +128,8 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     outbound,
     compileOptions: { strategies: config.customStrategies, hostname: config.hostname },
     refreshInterval: config.refreshInterval,
+    streaming: config.streaming,
+    streamRetryMs: config.streamRetryInterval,
     storage: config.storageProvider,
     storageKey: config.storageKey,
     bootstrap: config.expBootstrap,

@@ -65,6 +65,9 @@ export interface ProxyOptions {
   serviceAppName?: string;
   serviceInstanceId?: string;
   refreshInterval?: number;
+  /** Follow the flag service's event stream where it has one; `true` unless set. */
+  streaming?: boolean;
+  streamRetryInterval?: number;
   metricsInterval?: number;
   metricsJitter?: number;
   environment?: string;
@@ -104,6 +107,8 @@ export interface ProxyConfig {
   serviceAppName: string;
   serviceInstanceId: string;
   refreshInterval: number;
+  streaming: boolean;
+  streamRetryInterval: number;
   metricsInterval: number;
   metricsJitter: number;
   environment: string | undefined;
@@ -502,6 +507,8 @@ export async function resolveConfig(
       reader.text(options.serviceInstanceId, "SERVICE_INSTANCE_ID") ??
       `generated-${randomBytes(4).toString("hex")}-${process.pid}-${hostname()}`,
     refreshInterval: reader.integer(options.refreshInterval, "SERVICE_FETCH_INTERVAL", 1),
+    streaming: reader.boolean(options.streaming, "SERVICE_STREAMING"),
+    streamRetryInterval: reader.integer(options.streamRetryInterval, "SERVICE_STREAM_RETRY_INTERVAL", 1),
     metricsInterval: reader.integer(options.metricsInterval, "SERVICE_METRICS_INTERVAL", 1),
     metricsJitter: reader.integer(options.metricsJitter, "SERVICE_METRICS_JITTER"),
     environment: reader.text(options.environment, "SERVICE_ENVIRONMENT"),

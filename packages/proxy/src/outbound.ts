@@ -3,6 +3,7 @@ import {
   Agent as HttpAgent,
   request as httpRequest,
   type IncomingHttpHeaders,
+  type IncomingMessage,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP, type Socket } from "node:net";
@@ -99,39 +100,66 @@ export class Outbound {
     headers: Record<string, string>,
     body?: string,
   ): Promise<OutboundResponse> {
+    const start = await this.starter(url, method, headers, AbortSignal.timeout(REQUEST_TIMEOUT_MS));
+    return this.exchange(start, body);
+  }
+
+  /**
+   * A GET whose answer is handed over as it arrives, for event streams: only connecting is
+   * timed; the caller reads the body, and ends it with `signal`.
+   */
+  async open(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+    const connecting = AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
+    const start = await this.starter(url, "GET", headers, signal);
+    return new Promise((resolve, reject) => {
+      const request = start();
+      this.inFlight.add(request);
+      request.once("close", () => this.inFlight.delete(request));
+      const timeout = () => request.destroy(new Error("no answer in time"));
+      connecting.addEventListener("abort", timeout, { once: true });
+      request.once("error", reject);
+      request.once("response", (response) => {
+        connecting.removeEventListener("abort", timeout);
+        resolve(response);
+      });
+      request.end();
+    });
+  }
+
+  /** How to start a request to `url`: directly, forwarded by an HTTP proxy, or through a tunnel. */
+  private async starter(
+    url: string,
+    method: "GET" | "POST",
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<() => ClientRequest> {
     if (this.closed) throw new Error("the proxy is closing");
     const target = new URL(url);
-    const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     const proxy = this.proxyFor(target);
     if (proxy === undefined) {
       const request = target.protocol === "https:" ? httpsRequest : httpRequest;
       const agent = target.protocol === "https:" ? this.httpsAgent : this.httpAgent;
-      return this.exchange(() => request({ ...endpoint(target), method, headers, agent, signal }), body);
+      return () => request({ ...endpoint(target), method, headers, agent, signal });
     }
     if (target.protocol === "http:") {
       const request = proxy.protocol === "https:" ? httpsRequest : httpRequest;
       const agent = proxy.protocol === "https:" ? this.httpsAgent : this.httpAgent;
       const forwarded = { ...headers, ...proxyHeaders(proxy), host: target.host };
-      return this.exchange(
-        () => request({ ...endpoint(proxy), path: target.href, method, headers: forwarded, agent, signal }),
-        body,
-      );
+      return () =>
+        request({ ...endpoint(proxy), path: target.href, method, headers: forwarded, agent, signal });
     }
     const socket = await this.tunnel(proxy, target, signal);
     const servername = isIP(bare(target.hostname)) ? undefined : bare(target.hostname);
-    return this.exchange(
-      () =>
-        httpsRequest({
-          ...endpoint(target),
-          method,
-          headers,
-          signal,
-          // Without an agent, Node's client takes this connection rather than opening its own.
-          createConnection: () =>
-            tlsConnect({ socket, servername, rejectUnauthorized: this.rejectUnauthorized }),
-        }),
-      body,
-    );
+    return () =>
+      httpsRequest({
+        ...endpoint(target),
+        method,
+        headers,
+        signal,
+        // Without an agent, Node's client takes this connection rather than opening its own.
+        createConnection: () =>
+          tlsConnect({ socket, servername, rejectUnauthorized: this.rejectUnauthorized }),
+      });
   }
 
   /** Aborts whatever is still in flight. */

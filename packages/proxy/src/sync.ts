@@ -1,9 +1,15 @@
-import { type ClientFeatures, type CompileOptions, compile, type Snapshot } from "@signalbox/engine";
+import {
+  type ClientFeatures,
+  type CompileOptions,
+  compile,
+  type DeltaEvent,
+  type Snapshot,
+} from "@signalbox/engine";
 import { Backoff } from "./backoff.js";
 import type { Logger } from "./logger.js";
 import type { Outbound } from "./outbound.js";
 import type { StorageProvider } from "./storage.js";
-import { fetchBootstrap, type Upstream } from "./upstream.js";
+import { fetchBootstrap, type StreamEnd, type StreamEvent, type Upstream } from "./upstream.js";
 
 /** Told about every successful poll and every new configuration, for the operational metrics. */
 export interface SyncObserver {
@@ -16,6 +22,10 @@ export interface SyncOptions {
   outbound: Outbound;
   compileOptions: CompileOptions;
   refreshInterval: number;
+  /** Follow the upstream's event stream where it offers one, polling where it does not. */
+  streaming: boolean;
+  /** While polling for want of a stream, how long before a stream is tried again. */
+  streamRetryMs: number;
   storage: StorageProvider | undefined;
   storageKey: string;
   bootstrap: { url: string; urlHeaders: Record<string, string> } | undefined;
@@ -28,12 +38,25 @@ type Source = "upstream" | "storage" | "bootstrap";
 /** A failure worth one error line per streak rather than one per poll. */
 type Problem = "refused" | "missing";
 
+const DELTA_TYPES = new Set([
+  "hydration",
+  "feature-updated",
+  "feature-removed",
+  "segment-updated",
+  "segment-removed",
+]);
+
+/** Failures in a row, none of them after an event, before a stream gives way to polling. */
+const STREAM_FAILURES = 5;
+/** The longest pause before reconnecting a stream. */
+const STREAM_BACKOFF_MAX_MS = 30_000;
+
 /**
- * Keeps the compiled configuration current. It polls the upstream service, compiles what
- * arrives outside any request, and swaps the snapshot reference in one assignment, so a
- * request sees either the old configuration or the new one, never a mix. Until the first
- * configuration arrives (from upstream, storage or bootstrap) there is no snapshot and the
- * proxy is not ready.
+ * Keeps the compiled configuration current. It follows the upstream service's event stream,
+ * or polls it where there is none, compiles what arrives outside any request, and swaps the
+ * snapshot reference in one assignment, so a request sees either the old configuration or
+ * the new one, never a mix. Until the first configuration arrives (from upstream, storage or
+ * bootstrap) there is no snapshot and the proxy is not ready.
  */
 export class FeatureSync {
   private current: Snapshot | undefined;
@@ -45,6 +68,11 @@ export class FeatureSync {
   private storedOffered = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private mode: "streaming" | "polling" = "polling";
+  /** Ends the stream being followed; replaced for each connection. */
+  private streamAbort = new AbortController();
+  private lastEventId: string | undefined;
+  private streamRetry: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
   private readonly backoff: Backoff;
   private markReady!: () => void;
@@ -65,14 +93,22 @@ export class FeatureSync {
     // Read while the first poll is in flight, and served only when that poll fails: a
     // reachable upstream is never preceded by an older configuration, even for a moment.
     this.stored = this.readStored();
-    void this.poll();
+    if (this.options.streaming) void this.follow();
+    else this.startPolling();
     void this.bootstrap();
+  }
+
+  /** How the upstream is followed now. */
+  get following(): "streaming" | "polling" {
+    return this.mode;
   }
 
   /** Stops polling; resolves once the configuration being saved, if any, is on disk. */
   stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.streamRetry);
+    this.streamAbort.abort();
     return this.saving;
   }
 
@@ -82,11 +118,105 @@ export class FeatureSync {
     } catch (error) {
       this.options.logger.error(`Cannot apply the upstream configuration: ${(error as Error).message}`);
     } finally {
-      if (!this.stopped) {
+      if (!this.stopped && this.mode === "polling") {
         this.timer = setTimeout(() => void this.poll(), this.backoff.delay);
         this.timer.unref();
       }
     }
+  }
+
+  private startPolling(): void {
+    this.mode = "polling";
+    void this.poll();
+  }
+
+  /**
+   * Follows the upstream's event stream, reconnecting with `Last-Event-ID` after a break
+   * (the upstream then sends only what was missed) with a growing pause; polls instead when
+   * the upstream has no stream, refuses one, or fails too often, and tries again later.
+   */
+  private async follow(): Promise<void> {
+    this.mode = "streaming";
+    clearTimeout(this.timer);
+    let failures = 0;
+    while (!this.stopped) {
+      this.streamAbort = new AbortController();
+      let received = false;
+      const end = await this.options.upstream.stream(
+        this.lastEventId,
+        (event) => {
+          if (this.receive(event)) received = true;
+        },
+        this.streamAbort.signal,
+      );
+      if (this.stopped || end.outcome === "stopped") return;
+      failures = received ? 1 : failures + 1;
+      if (end.outcome !== "failed" || failures >= STREAM_FAILURES) return this.fallBack(end);
+      this.options.logger.warn(`The upstream stream broke (${end.reason}); reconnecting`);
+      this.lastPollFailed = true;
+      void this.offerStored();
+      const pause = Math.min(STREAM_BACKOFF_MAX_MS, 100 * 2 ** failures);
+      await new Promise((resolve) => {
+        this.streamRetry = setTimeout(resolve, pause);
+        this.streamRetry.unref();
+      });
+    }
+  }
+
+  /** Polls for a while, then tries the stream again. */
+  private fallBack(end: StreamEnd): void {
+    const { logger, streamRetryMs } = this.options;
+    const why =
+      end.outcome === "unavailable"
+        ? `the upstream has no event stream (it answered HTTP ${end.status})`
+        : end.outcome === "denied"
+          ? `the upstream refused the API token for its stream (HTTP ${end.status})`
+          : end.outcome === "full"
+            ? "the upstream holds as many streams as it may (HTTP 429)"
+            : end.outcome === "polling"
+              ? "the upstream asked to be polled"
+              : `the stream failed ${STREAM_FAILURES} times in a row (${end.outcome === "failed" ? end.reason : ""})`;
+    // An upstream without streams is routine (unleash-server's open-source edition); the rest is news.
+    const log = end.outcome === "unavailable" ? logger.info.bind(logger) : logger.warn.bind(logger);
+    log(
+      `Polling the upstream every ${this.options.refreshInterval} ms: ${why}; trying the stream again in ${streamRetryMs} ms`,
+    );
+    this.lastEventId = undefined;
+    this.startPolling();
+    this.streamRetry = setTimeout(() => void this.follow(), streamRetryMs);
+    this.streamRetry.unref();
+  }
+
+  /**
+   * One event of the stream: the delta events it carries, applied to the configuration in
+   * service. An event that cannot be read ends the stream, which reconnects without
+   * `Last-Event-ID` to be sent everything again. Returns whether it brought a configuration.
+   */
+  private receive(event: StreamEvent): boolean {
+    if (event.type !== "unleash-connected" && event.type !== "unleash-updated") return false;
+    const events = (JSON.parse(event.data) as { events?: unknown }).events;
+    if (!Array.isArray(events) || events.some((item) => !DELTA_TYPES.has((item as DeltaEvent)?.type))) {
+      this.lastEventId = undefined;
+      throw new Error(`an ${event.type} event the proxy cannot read`);
+    }
+    const deltas = events as DeltaEvent[];
+    // Replayed changes apply to what is served; anything else must start from a hydration.
+    const base = deltas[0]?.type === "hydration" || this.hasUpstreamData ? this.current : undefined;
+    if (!base && deltas[0]?.type !== "hydration") {
+      this.lastEventId = undefined;
+      throw new Error("the stream sent changes before the configuration they change");
+    }
+    this.options.observer.fetched();
+    this.recovered();
+    if (event.id !== undefined) this.lastEventId = event.id;
+    if (deltas.length === 0) return true;
+    this.hasUpstreamData = true;
+    this.use(
+      base ? base.applyDelta(deltas) : compile({ events: deltas }, this.options.compileOptions),
+      "upstream",
+    );
+    this.backup(this.current!.toClientFeatures());
+    return true;
   }
 
   private async pollOnce(): Promise<void> {
@@ -193,9 +323,13 @@ export class FeatureSync {
   }
 
   private install(document: ClientFeatures, source: Source): void {
+    this.use(compile(document, this.options.compileOptions), source);
+  }
+
+  private use(snapshot: Snapshot, source: Source): void {
     if (this.stopped) return;
     const first = this.current === undefined;
-    this.current = compile(document, this.options.compileOptions);
+    this.current = snapshot;
     this.options.observer.updated();
     const serving = `Serving ${this.current.size} flags from the ${source} configuration`;
     // Old flags in front of users is worth an operator's attention; the other sources are routine.

@@ -71,6 +71,16 @@ export const VARIABLES = {
     meaning: "ms between polls of the flag service",
     alias: "UNLEASH_FETCH_INTERVAL",
   },
+  SERVICE_STREAMING: {
+    option: "streaming",
+    fallback: true,
+    meaning: "follow the flag service's event stream where it has one (polling where it answers 404)",
+  },
+  SERVICE_STREAM_RETRY_INTERVAL: {
+    option: "streamRetryInterval",
+    fallback: 300000,
+    meaning: "ms of polling, for want of a stream, before the stream is tried again",
+  },
   SERVICE_METRICS_INTERVAL: {
     option: "metricsInterval",
     fallback: 30000,

@@ -354,3 +354,91 @@ describe("registration and usage metrics", () => {
     expect(sentToggles(upstream.requestsTo(METRICS)[0]!)).toHaveProperty("greeting");
   });
 });
+
+describe("following the upstream's event stream", () => {
+  const STREAMING = "/api/client/streaming";
+  const hydration = (eventId: number, document: ClientFeatures) => ({
+    events: [{ type: "hydration", eventId, features: document.features, segments: document.segments ?? [] }],
+  });
+
+  async function streamingUpstream(): Promise<FakeUpstream> {
+    const upstream = await upstreamWith();
+    upstream.streaming = true;
+    return upstream;
+  }
+
+  test("serves the hydration, applies each update at once without polling, and resumes with Last-Event-ID", async () => {
+    const upstream = await streamingUpstream();
+    const proxy = await proxyOn(upstream, { refreshInterval: 60_000 }, false);
+    await eventually(() => expect(upstream.openStreams).toBe(1));
+    upstream.sendEvent("unleash-connected", 7, hydration(7, flagDocument()));
+    await proxy.ready;
+    expect(await enabledNames(proxy)).toContain("simple");
+
+    const added = withFlag("brand-new").features.find((feature) => feature.name === "brand-new");
+    upstream.sendEvent("unleash-updated", 8, {
+      events: [{ type: "feature-updated", eventId: 8, feature: added }],
+    });
+    await eventually(async () => expect(await enabledNames(proxy)).toContain("brand-new"));
+    upstream.sendEvent("unleash-updated", 9, {
+      events: [{ type: "feature-removed", eventId: 9, featureName: "simple", project: "default" }],
+    });
+    await eventually(async () => expect(await enabledNames(proxy)).not.toContain("simple"));
+    expect(upstream.requestsTo(FEATURES)).toEqual([]);
+
+    upstream.endStreams();
+    const resumed = await upstream.waitFor(
+      (request) => request.path === STREAMING && request.headers["last-event-id"] !== undefined,
+      "a reconnection",
+    );
+    expect(resumed.headers["last-event-id"]).toBe("9");
+    expect(resumed.headers.authorization).toBe(proxy.config.serviceApiToken);
+  });
+
+  test("asks for everything again after an event it cannot read", async () => {
+    const upstream = await streamingUpstream();
+    const proxy = await proxyOn(upstream, { refreshInterval: 60_000 }, false);
+    await eventually(() => expect(upstream.openStreams).toBe(1));
+    upstream.sendEvent("unleash-connected", 3, hydration(3, flagDocument()));
+    await proxy.ready;
+    upstream.sendEvent("unleash-updated", 4, { events: [{ type: "feature-renamed", eventId: 4 }] });
+    const fresh = await upstream.waitFor(
+      (request) => request.path === STREAMING && upstream.requestsTo(STREAMING).indexOf(request) > 0,
+      "a reconnection",
+    );
+    expect(fresh.headers["last-event-id"]).toBeUndefined();
+    expect(await enabledNames(proxy)).toContain("simple");
+  });
+
+  test("polls an upstream that has no stream, after one try", async () => {
+    const upstream = await upstreamWith();
+    const proxy = await proxyOn(upstream);
+    expect(await enabledNames(proxy)).toContain("simple");
+    expect(upstream.requestsTo(STREAMING)).toHaveLength(1);
+    expect(logOf(proxy).has("info", "the upstream has no event stream (it answered HTTP 404)")).toBe(true);
+  });
+
+  test("polls after five failed streams in a row, keeping what it serves, and streams again later", async () => {
+    const upstream = await streamingUpstream();
+    upstream.faults.set(STREAMING, 503);
+    const proxy = await proxyOn(upstream, { refreshInterval: 50, streamRetryInterval: 500 });
+    expect(upstream.requestsTo(STREAMING)).toHaveLength(5);
+    expect(await enabledNames(proxy)).toContain("simple");
+    expect(logOf(proxy).has("warn", "the stream failed 5 times in a row (HTTP 503)")).toBe(true);
+
+    upstream.faults.delete(STREAMING);
+    await eventually(() => expect(upstream.openStreams).toBe(1));
+    const polls = upstream.requestsTo(FEATURES).length;
+    upstream.sendEvent("unleash-connected", 20, hydration(20, withFlag("streamed-again")));
+    await eventually(async () => expect(await enabledNames(proxy)).toContain("streamed-again"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(upstream.requestsTo(FEATURES).length).toBeLessThanOrEqual(polls + 1);
+  });
+
+  test("is not used when streaming is turned off", async () => {
+    const upstream = await streamingUpstream();
+    const proxy = await proxyOn(upstream, { streaming: false });
+    expect(await enabledNames(proxy)).toContain("simple");
+    expect(upstream.requestsTo(STREAMING)).toEqual([]);
+  });
+});

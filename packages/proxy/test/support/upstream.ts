@@ -42,6 +42,9 @@ export class FakeUpstream {
   keepBodiesUpTo = Number.POSITIVE_INFINITY;
   private readonly events = new EventEmitter();
   private revision = 1;
+  /** Open event streams, when `streaming` is on; otherwise the stream path answers 404. */
+  private readonly streams = new Set<ServerResponse>();
+  streaming = false;
   url = "";
 
   private constructor(
@@ -101,6 +104,23 @@ export class FakeUpstream {
     });
   }
 
+  /** Sends an event to every open stream. */
+  sendEvent(type: string, id: number | undefined, data: unknown): void {
+    const text = typeof data === "string" ? data : JSON.stringify(data);
+    for (const stream of this.streams) {
+      stream.write(`event: ${type}\n${id === undefined ? "" : `id: ${id}\n`}data: ${text}\n\n`);
+    }
+  }
+
+  /** Ends every open stream, as a restarting service does. */
+  endStreams(): void {
+    for (const stream of this.streams) stream.end();
+  }
+
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections?.();
     await new Promise((resolve) => this.server.close(resolve));
@@ -117,6 +137,14 @@ export class FakeUpstream {
       else {
         response.writeHead(200, { "content-type": "application/json", etag: this.etag });
         response.end(JSON.stringify(this.document));
+      }
+    } else if (url.pathname === "/api/client/streaming") {
+      // Without `streaming`, as unleash-server's open-source edition answers: no stream here.
+      if (!this.streaming) response.writeHead(404).end();
+      else {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        this.streams.add(response);
+        response.once("close", () => this.streams.delete(response));
       }
     } else if (this.documents.has(url.pathname)) {
       response.writeHead(200, { "content-type": "application/json" });
