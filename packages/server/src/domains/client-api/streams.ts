@@ -28,6 +28,9 @@ export interface Opening {
   first: Delta;
 }
 
+/** Scopes whose latest hydration is kept encoded; the oldest is dropped first. */
+const HYDRATIONS_KEPT = 100;
+
 /** Bytes a stream may leave unread before it is dropped: its SDK reconnects with Last-Event-ID. */
 const BACKLOG_LIMIT = 8 * 1024 * 1024;
 
@@ -49,6 +52,7 @@ export class ClientStreams {
   private publishing: Promise<void> | undefined;
   private again = false;
   private keepAlive: NodeJS.Timeout | undefined;
+  private readonly hydrations = new Map<string, { revision: number; bytes: string }>();
 
   constructor(
     private readonly features: ClientFeaturesService,
@@ -103,7 +107,7 @@ export class ClientStreams {
       key: listingKey(scope, false),
       revision: first.revision,
     };
-    this.send(stream, frame("unleash-connected", first));
+    this.send(stream, this.connected(stream.key, first));
     this.streams.add(stream);
     this.telemetry?.clientStreams.inc();
     response.once("close", () => {
@@ -113,6 +117,21 @@ export class ClientStreams {
     this.startKeepAlive();
     // A revision that arrived while the first event was made is sent now.
     this.publish();
+  }
+
+  /**
+   * The first event's bytes. SDKs of a deployment connect in waves (a rollout, a restart of
+   * this instance), nearly all for a hydration of the same scope: that is encoded once per
+   * scope and revision.
+   */
+  private connected(key: string, first: Delta): string {
+    if (first.events[0]?.type !== "hydration") return frame("unleash-connected", first);
+    const cached = this.hydrations.get(key);
+    if (cached?.revision === first.revision) return cached.bytes;
+    const bytes = frame("unleash-connected", first);
+    if (this.hydrations.size >= HYDRATIONS_KEPT) this.hydrations.delete(this.hydrations.keys().next().value!);
+    this.hydrations.set(key, { revision: first.revision, bytes });
+    return bytes;
   }
 
   /** Ends every stream, as the instance shuts down: SDKs reconnect to another one. */
