@@ -347,7 +347,6 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   );
   await app.register(eventRoutes, { events: services.events });
   await app.register(tokenRoutes, { tokens: services.tokens });
-  await app.register(edgeRoutes, { tokens: services.tokens });
   await app.register(clientApiRoutes, {
     features: services.clientFeatures,
     streams: services.clientStreams,
@@ -415,6 +414,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(favoriteRoutes, { favorites: services.favorites });
   await app.register(personalTokenRoutes, { personalTokens: services.personalTokens });
   await app.register(serviceAccountTokenRoutes, { personalTokens: services.personalTokens });
+  await app.register(edgeRoutes, { tokens: services.tokens });
 
   await app.ready();
   return { app, services, routes };
