@@ -4,11 +4,18 @@
 // PostgreSQL server, flags and the frontend token created through the admin API. Both
 // services run at once and are loaded in turns, so that a machine shared with other work
 // weighs on both alike.
-import { createServer } from "node:net";
-import pg from "pg";
+
 import { buildDocument } from "../engine/config.js";
+import { freshDatabase } from "../lib/database.js";
 import { type LoadRequest, load } from "../lib/load.js";
-import { cpuSeconds, residentMiB, type ServerProcess, startServer, waitFor } from "../lib/process.js";
+import {
+  cpuSeconds,
+  freePort,
+  residentMiB,
+  type ServerProcess,
+  startServer,
+  waitFor,
+} from "../lib/process.js";
 import { saveResult } from "../lib/results.js";
 import { enabledFor, frontendRequests, frontendToken } from "./frontend.js";
 import { populate } from "./populate.js";
@@ -18,30 +25,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
 /** Each service's measured time per row is taken in turns of at least this many seconds. */
 const TURN_SECONDS = 2;
-const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const adminToken = "*:*.bench-admin-token";
 const clientToken = "default:development.bench-client-token";
 const VARIANTS = ["full body", "full body gzip", "If-None-Match", "frontend GET", "frontend POST"] as const;
 type Variant = (typeof VARIANTS)[number];
-
-async function freshDatabase(name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 interface Service {
   name: string;

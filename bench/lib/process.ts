@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 
 /** A server started in a child process, so its CPU and memory are its own. */
 export interface ServerProcess {
@@ -58,4 +59,13 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A port nothing listens on now, for a child process to take. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === "object" && address ? address.port : 0;
 }

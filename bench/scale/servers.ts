@@ -3,12 +3,11 @@
 // embedded database, and unleash-server 8.2.0 on PostgreSQL.
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
-import { waitFor } from "../lib/process.js";
+import { dropDatabase, freshDatabase } from "../lib/database.js";
+import { freePort, waitFor } from "../lib/process.js";
 import { must, send } from "./http.js";
 
 export const SERVICES = ["signalbox-pg", "signalbox-embedded", "reference"] as const;
@@ -42,39 +41,6 @@ export interface Service {
 }
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
-async function freshDatabase(name: string): Promise<string> {
-  await admin(async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${name}`);
-  });
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-const dropDatabase = (name: string) =>
-  admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
-}
-
 const newest = (path: string): number =>
   statSync(path).isDirectory()
     ? Math.max(0, ...readdirSync(path).map((entry) => newest(join(path, entry))))

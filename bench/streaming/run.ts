@@ -9,41 +9,20 @@
 //   BENCH_FLAGS (350)    flags in the configuration
 //   BENCH_FANOUT (100,1000,5000)  stream counts
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import { createServer } from "node:net";
-import pg from "pg";
 import { Unleash } from "unleash-client";
 import { populate } from "../client-api/populate.js";
 import { forReference } from "../client-api/reference-form.js";
 import { buildDocument } from "../engine/config.js";
-import { residentMiB, type ServerProcess, startServer, waitFor } from "../lib/process.js";
+import { freshDatabase } from "../lib/database.js";
+import { freePort, residentMiB, type ServerProcess, startServer, waitFor } from "../lib/process.js";
 import { saveResult } from "../lib/results.js";
 
 const changes = Number(process.env.BENCH_CHANGES ?? 200);
 const flagCount = Number(process.env.BENCH_FLAGS ?? 350);
 const fanouts = (process.env.BENCH_FANOUT ?? "100,1000,5000").split(",").map(Number);
-const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const adminToken = "*:*.bench-admin-token";
 const clientToken = "*:development.bench-client-token";
 const FLAG = "bench-stream-flag";
-
-async function freshDatabase(name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 async function start(name: string, script: string, database: string): Promise<ServerProcess> {
   const server = await startServer(new URL(script, import.meta.url).pathname, {
