@@ -1,5 +1,6 @@
 import { InMemStorageProvider, Unleash } from "unleash-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { system } from "../src/access/actor.js";
 import { buildApp } from "../src/app.js";
 import { defaultConfig } from "../src/config.js";
 import { type Connection, connect } from "../src/db/connection.js";
@@ -237,6 +238,43 @@ describe("the streaming protocol (/api/client/streaming)", () => {
     expect(again.response.status).toBe(401);
   });
 
+  it("ends a revoked token's stream and keeps the others when one commit revokes it and changes a flag", async () => {
+    const token = await clientToken(server, ["default"]);
+    const { stream: revoked } = await EventStream.open(server.url, token.secret);
+    const { stream: kept } = await EventStream.open(server.url, CLIENT_TOKEN);
+    await revoked!.next(1);
+    await kept!.next(1);
+    const enabled = async () =>
+      (
+        await server.db
+          .selectFrom("feature_environments")
+          .select("enabled")
+          .where("feature_name", "=", "streamed")
+          .where("environment", "=", "development")
+          .executeTakeFirstOrThrow()
+      ).enabled;
+    const next = !(await enabled());
+    await server.services.events.change(system("test"), async ({ db, record, credentialsChanged }) => {
+      await db.deleteFrom("api_tokens").where("id", "=", token.id).execute();
+      credentialsChanged();
+      await db
+        .updateTable("feature_environments")
+        .set({ enabled: next })
+        .where("feature_name", "=", "streamed")
+        .where("environment", "=", "development")
+        .execute();
+      record({ type: "feature-environment-enabled", featureName: "streamed", project: "default" });
+    });
+    await revoked!.end();
+    expect(revoked!.ended).toBe(true);
+    const [, updated] = await kept!.next(2);
+    expect(updated!.data.events).toEqual([
+      expect.objectContaining({ feature: expect.objectContaining({ name: "streamed", enabled: next }) }),
+    ]);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    kept!.close();
+  });
+
   it("answers 429 past the instance's limit of streams, which sends SDKs to polling", async () => {
     const open = await Promise.all([1, 2, 3].map(() => EventStream.open(server.url, CLIENT_TOKEN)));
     for (const { stream } of open) await stream!.next(1);
@@ -258,6 +296,7 @@ describe("the streaming protocol (/api/client/streaming)", () => {
   });
 
   it("serves unleash-client in streaming mode: it is ready without polling and sees changes at once", async () => {
+    await flip(server, "streamed", true);
     const sdk = streamingSdk(server.url);
     let polling = false;
     sdk.on("mode", () => {

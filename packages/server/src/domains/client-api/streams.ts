@@ -110,10 +110,9 @@ export class ClientStreams {
     this.send(stream, this.connected(stream.key, first));
     this.streams.add(stream);
     this.telemetry?.clientStreams.inc();
-    response.once("close", () => {
-      if (this.streams.delete(stream)) this.telemetry?.clientStreams.dec();
-      if (this.streams.size === 0) this.stopKeepAlive();
-    });
+    response.once("close", () => this.forget(stream));
+    // A socket error ends the stream; unheard, it would end the process.
+    response.on("error", () => this.forget(stream));
     this.startKeepAlive();
     // A revision that arrived while the first event was made is sent now.
     this.publish();
@@ -136,8 +135,22 @@ export class ClientStreams {
 
   /** Ends every stream, as the instance shuts down: SDKs reconnect to another one. */
   close(): void {
-    for (const stream of this.streams) stream.response.end();
+    for (const stream of this.streams) this.end(stream);
     this.stopKeepAlive();
+  }
+
+  /**
+   * Ends a stream and forgets it at once: nothing is written to it afterwards (a write
+   * after the end is an error that would end the process), whatever pass is under way.
+   */
+  private end(stream: Stream): void {
+    this.forget(stream);
+    stream.response.end();
+  }
+
+  private forget(stream: Stream): void {
+    if (this.streams.delete(stream)) this.telemetry?.clientStreams.dec();
+    if (this.streams.size === 0) this.stopKeepAlive();
   }
 
   /** One pass at a time; a revision arriving meanwhile makes another pass. */
@@ -171,19 +184,22 @@ export class ClientStreams {
         frames.set(key, made);
       }
       const sent = await made.catch(() => undefined);
-      if (!sent || stream.response.destroyed) continue;
+      if (!sent) continue;
       if (sent.bytes !== undefined) this.send(stream, sent.bytes);
       stream.revision = sent.delta.revision;
     }
   }
 
   private send(stream: Stream, bytes: string): void {
+    const { response } = stream;
+    if (response.writableEnded || response.destroyed) return;
     // An SDK that stopped reading is dropped rather than buffered for without end.
-    if (stream.response.writableLength > BACKLOG_LIMIT) {
-      stream.response.destroy();
+    if (response.writableLength > BACKLOG_LIMIT) {
+      this.forget(stream);
+      response.destroy();
       return;
     }
-    stream.response.write(bytes);
+    response.write(bytes);
   }
 
   /** Checks each stream's token again: one lookup per distinct secret. */
@@ -205,7 +221,7 @@ export class ClientStreams {
         actor?.kind === "token" && (actor.type === "client" || actor.type === "admin") ? actor : undefined;
       for (const stream of streams) {
         // A token whose scope changed reconnects, to be hydrated with what it now sees.
-        if (!token || listingKey(scopeFor(token, stream.query), false) !== stream.key) stream.response.end();
+        if (!token || listingKey(scopeFor(token, stream.query), false) !== stream.key) this.end(stream);
       }
     }
   }
