@@ -98,11 +98,6 @@ export class FeatureSync {
     void this.bootstrap();
   }
 
-  /** How the upstream is followed now. */
-  get following(): "streaming" | "polling" {
-    return this.mode;
-  }
-
   /** Stops polling; resolves once the configuration being saved, if any, is on disk. */
   stop(): Promise<void> {
     this.stopped = true;
