@@ -4,6 +4,7 @@ import { type Document, normalise } from "@signalbox/server/compare";
 import { at, jsonDiff } from "./diff.js";
 import {
   DISABLED_PARENT_NOTE,
+  DRAWING_PARENT_NOTE,
   PARENT_REQUIRED_OFF_NOTE,
   REPEATED_DEPENDENCY_NOTE,
   UNUSED_SEGMENTS_NOTE,
@@ -118,7 +119,8 @@ export function compareDocuments(
 /**
  * For each flag of the reference's listing, what about its dependencies may explain an
  * evaluation difference: a parent listed more than once, a parent switched off in this
- * environment, a parent required off, or a parent with a userWithId strategy.
+ * environment, a parent required off (and whether it may draw), or a parent with a userWithId
+ * strategy.
  */
 export function dependencyNotes(document: Document): Map<string, string[]> {
   const enabled = new Map(
@@ -131,6 +133,20 @@ export function dependencyNotes(document: Document): Map<string, string[]> {
       )
       .map((feature) => String(feature.name)),
   );
+  // Strategies whose answer may be a random draw for some context (random stickiness, or
+  // default stickiness without the ids it falls back on).
+  const draws = new Set(
+    document.features
+      .filter((feature) =>
+        ((feature.strategies ?? []) as { name: string; parameters?: Record<string, string> }[]).some(
+          (strategy) =>
+            strategy.name === "gradualRolloutRandom" ||
+            (strategy.name === "flexibleRollout" &&
+              ["random", "default", "", undefined].includes(strategy.parameters?.stickiness)),
+        ),
+      )
+      .map((feature) => String(feature.name)),
+  );
   const notes = new Map<string, string[]>();
   for (const feature of document.features) {
     const dependencies = (feature.dependencies ?? []) as { feature: string; enabled?: boolean }[];
@@ -140,6 +156,8 @@ export function dependencyNotes(document: Document): Map<string, string[]> {
     if (parents.some((parent) => enabled.get(parent) === false)) found.push(DISABLED_PARENT_NOTE);
     if (dependencies.some((dependency) => dependency.enabled === false)) found.push(PARENT_REQUIRED_OFF_NOTE);
     if (parents.some((parent) => userWithId.has(parent))) found.push(USER_WITH_ID_PARENT_NOTE);
+    if (dependencies.some((dependency) => dependency.enabled === false && draws.has(dependency.feature)))
+      found.push(DRAWING_PARENT_NOTE);
     if (found.length > 0) notes.set(String(feature.name), found);
   }
   return notes;

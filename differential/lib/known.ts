@@ -7,6 +7,7 @@ import type { EvaluationDifference } from "./evaluate.js";
 import {
   CASE_INSENSITIVE_IN_NOTE,
   DISABLED_PARENT_NOTE,
+  DRAWING_PARENT_NOTE,
   INLINING_NOTE,
   PARENT_REQUIRED_OFF_NOTE,
   REPEATED_DEPENDENCY_NOTE,
@@ -292,6 +293,19 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       !difference.signalbox.hasUnsatisfiedDependency &&
       flagPaths(difference).every((path) => /^\.(hasUnsatisfiedDependency|isEnabled|variant)$/.test(path)) &&
       flagPaths(difference).length === difference.paths.length,
+  },
+  {
+    id: "playground-parent-drawn-twice",
+    what: "a child that requires its parent off, whose parent's strategies draw a random number: the reference's playground draws for the parent again when it picks the child's variant, so it may call the child on with no unmet dependency and still answer the variant `disabled`; Signalbox draws once",
+    why: "one evaluation gives one answer, as in the SDKs",
+    matches: (difference) =>
+      difference.kind === "playground" &&
+      difference.notes?.includes(DRAWING_PARENT_NOTE) === true &&
+      difference.reference !== "(not returned)" &&
+      difference.reference.isEnabled &&
+      difference.reference.variant === "disabled" &&
+      difference.paths.length === 1 &&
+      difference.paths[0] === ".variant",
   },
 ];
 
