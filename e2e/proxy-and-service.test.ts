@@ -1,5 +1,6 @@
 import { createProxy, type ProxyOptions, type SignalboxProxy } from "@signalbox/proxy";
 import type { RunningServer } from "@signalbox/server";
+import { InMemStorageProvider, Unleash } from "unleash-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Admin,
@@ -8,6 +9,7 @@ import {
   CLIENT,
   createBrowserFlags,
   developmentOf,
+  FRONTEND,
   startService,
 } from "./support/service.js";
 
@@ -68,5 +70,116 @@ describe("proxy following the flag service by streaming", () => {
     while (!(await darkMode()) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await darkMode()).toBe(true);
+  });
+});
+
+/** A Node SDK reading `url` with `token`, polling or streaming; resolves once it has flags. */
+async function nodeSdk(url: string, token: string, streaming: boolean): Promise<Unleash> {
+  const sdk = new Unleash({
+    appName: "e2e-relay",
+    url,
+    customHeaders: { Authorization: token },
+    refreshInterval: 60_000,
+    disableMetrics: true,
+    storageProvider: new InMemStorageProvider(),
+    skipInstanceCountWarning: true,
+    ...(streaming ? { experimentalMode: { type: "streaming" as const } } : {}),
+  });
+  sdk.on("error", () => undefined);
+  await new Promise((resolve) => sdk.once("synchronized", resolve));
+  return sdk;
+}
+
+// The proxy in Unleash Edge's place: SDKs keep the service's own tokens and paths and point
+// at the proxy instead.
+describe("the proxy as a relay for the service's own tokens", () => {
+  const running = serviceAndProxy({
+    refreshInterval: 600_000,
+    metricsInterval: 200,
+    edgeTokens: [CLIENT],
+    tokenRevalidationInterval: 100,
+  });
+  const viaProxy = (path: string, token: string, headers: Record<string, string> = {}) =>
+    fetch(`${running.proxyUrl}${path}`, { headers: { authorization: token, ...headers } });
+
+  // First: it switches dark-mode on, which the later tests take as it leaves it.
+  it("serves the browser SDK on /api/frontend with a frontend token, and forwards its usage", async () => {
+    await browserSdkSeesTheService(running.admin, `${running.proxyUrl}/api/frontend`, FRONTEND);
+  });
+
+  it("serves the Node SDK on /api/client what the service serves it, and streams a change at once", async () => {
+    const direct = await nodeSdk(`${running.service.url}/api`, CLIENT, false);
+    const polling = await nodeSdk(`${running.proxyUrl}/api`, CLIENT, false);
+    const streaming = await nodeSdk(`${running.proxyUrl}/api`, CLIENT, true);
+    try {
+      const definitions = (sdk: Unleash) =>
+        sdk.getFeatureToggleDefinitions().sort((a, b) => a.name.localeCompare(b.name));
+      expect(definitions(polling)).toEqual(definitions(direct));
+      expect(definitions(streaming)).toEqual(definitions(direct));
+      expect(streaming.isEnabled("welcome-banner", { userId: "alice" })).toBe(true);
+
+      expect(streaming.isEnabled("dark-mode")).toBe(true);
+      await running.admin("POST", `${developmentOf("dark-mode")}/off`);
+      // The proxy follows the service's stream, and its own SDK streams follow the proxy.
+      await expect.poll(() => streaming.isEnabled("dark-mode"), { timeout: 3000, interval: 20 }).toBe(false);
+    } finally {
+      for (const sdk of [direct, polling, streaming]) sdk.destroy();
+    }
+  });
+
+  it("answers 304 to an SDK that has the current configuration, by ETag and by delta revision", async () => {
+    const first = await viaProxy("/api/client/features", CLIENT);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag")!;
+    expect((await viaProxy("/api/client/features", CLIENT, { "if-none-match": etag })).status).toBe(304);
+
+    const delta = await viaProxy("/api/client/delta", CLIENT);
+    expect(delta.status).toBe(200);
+    const body = (await delta.json()) as { events: { type: string; features?: { name: string }[] }[] };
+    expect(body.events.map((event) => event.type)).toEqual(["hydration"]);
+    expect(body.events[0]!.features!.map((feature) => feature.name)).toContain("welcome-banner");
+    const revision = delta.headers.get("etag")!;
+    expect((await viaProxy("/api/client/delta", CLIENT, { "if-none-match": revision })).status).toBe(304);
+
+    await running.admin("POST", `${developmentOf("welcome-banner")}/off`);
+    await expect
+      .poll(async () => (await viaProxy("/api/client/delta", CLIENT, { "if-none-match": revision })).status)
+      .toBe(200);
+    const changed = await viaProxy("/api/client/delta", CLIENT, { "if-none-match": revision });
+    const events = ((await changed.json()) as { events: { type: string; feature?: { name: string } }[] })
+      .events;
+    expect(events.map((event) => [event.type, event.feature?.name])).toEqual([
+      ["feature-updated", "welcome-banner"],
+    ]);
+    await running.admin("POST", `${developmentOf("welcome-banner")}/on`);
+  });
+
+  it("refuses unknown tokens, tokens on the other kind's paths, and a token once it is deleted", async () => {
+    expect((await viaProxy("/api/client/features", "*:development.nobody")).status).toBe(401);
+    expect((await viaProxy("/api/client/features", "")).status).toBe(401);
+    expect((await viaProxy("/api/client/features", FRONTEND)).status).toBe(403);
+    expect((await viaProxy("/api/frontend", CLIENT)).status).toBe(403);
+
+    const created = await running.admin("POST", "/api-tokens", {
+      tokenName: "relay-revoked",
+      type: "client",
+      environment: "development",
+      projects: ["*"],
+    });
+    expect((await viaProxy("/api/client/features", created.secret)).status).toBe(200);
+    await running.admin("DELETE", `/api-tokens/${created.secret}`);
+    await expect.poll(async () => (await viaProxy("/api/client/features", created.secret)).status).toBe(401);
+  });
+
+  it("answers 511 to a frontend token of an environment no client token it follows reads", async () => {
+    const created = await running.admin("POST", "/api-tokens", {
+      tokenName: "relay-production",
+      type: "frontend",
+      environment: "production",
+      projects: ["*"],
+    });
+    const response = await viaProxy("/api/frontend", created.secret);
+    expect(response.status).toBe(511);
+    expect(((await response.json()) as { error: string }).error).toMatch(/production/);
   });
 });

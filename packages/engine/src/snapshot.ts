@@ -323,6 +323,34 @@ export class Snapshot {
     return new Snapshot(features, segments, compiled, this.settings);
   }
 
+  /**
+   * What changed since `previous`, as delta events tagged `eventId`: the events that,
+   * applied to `previous`, give this snapshot. A relay that polls full documents serves
+   * its own SDKs changes this way.
+   */
+  changesSince(previous: Snapshot, eventId: number): DeltaEvent[] {
+    const events: DeltaEvent[] = [];
+    const differs = (before: unknown, after: unknown) =>
+      before !== after && JSON.stringify(before) !== JSON.stringify(after);
+    // Segments first, so that a flag updated with a new segment never arrives before it.
+    for (const [id, segment] of this.segmentMap) {
+      if (differs(previous.segmentMap.get(id), segment))
+        events.push({ type: "segment-updated", eventId, segment });
+    }
+    for (const [name, feature] of this.featureMap) {
+      if (differs(previous.featureMap.get(name), feature))
+        events.push({ type: "feature-updated", eventId, feature });
+    }
+    for (const [name, feature] of previous.featureMap) {
+      if (!this.featureMap.has(name))
+        events.push({ type: "feature-removed", eventId, featureName: name, project: feature.project });
+    }
+    for (const id of previous.segmentMap.keys()) {
+      if (!this.segmentMap.has(id)) events.push({ type: "segment-removed", eventId, segmentId: id });
+    }
+    return events;
+  }
+
   private rebuild(features: FeatureDefinition[], segments: SegmentDefinition[]): Snapshot {
     const segmentMap = new Map(segments.map((segment) => [segment.id, segment]));
     const featureMap = new Map(features.map((feature) => [feature.name, feature]));

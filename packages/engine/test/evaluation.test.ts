@@ -358,6 +358,31 @@ describe("deltas", () => {
     expect(next.features.map((feature) => feature.name)).toEqual(["seg", "new"]);
     expect(next.toClientFeatures().segments?.[0]?.constraints[0]?.values).toEqual(["b"]);
   });
+
+  it("names what changed between two snapshots as events that turn one into the other", () => {
+    const segment = (values: string[]) => ({
+      id: 1,
+      constraints: [{ contextName: "userId", operator: "IN" as const, values }],
+    });
+    const before = compile({
+      features: [flag({ name: "kept" }), flag({ name: "changed" }), flag({ name: "gone", project: "p" })],
+      segments: [segment(["a"]), { id: 2, constraints: [] }],
+    });
+    const after = compile({
+      features: [flag({ name: "kept" }), flag({ name: "changed", enabled: false }), flag({ name: "new" })],
+      segments: [segment(["b"])],
+    });
+    const events = after.changesSince(before, 7);
+    expect(events).toEqual([
+      { type: "segment-updated", eventId: 7, segment: segment(["b"]) },
+      { type: "feature-updated", eventId: 7, feature: flag({ name: "changed", enabled: false }) },
+      { type: "feature-updated", eventId: 7, feature: flag({ name: "new" }) },
+      { type: "feature-removed", eventId: 7, featureName: "gone", project: "p" },
+      { type: "segment-removed", eventId: 7, segmentId: 2 },
+    ]);
+    expect(before.applyDelta(events).toClientFeatures()).toEqual(after.toClientFeatures());
+    expect(after.changesSince(after, 8)).toEqual([]);
+  });
 });
 
 describe("variants as the Node SDK chooses them", () => {

@@ -8,6 +8,11 @@ import Fastify from "fastify";
 import { parseJsonBody } from "./body.js";
 import { ReportBudget } from "./budget.js";
 import { type Environment, type ProxyConfig, type ProxyOptions, resolveConfig } from "./config.js";
+import { Forwarder } from "./edge/forward.js";
+import { type EdgeRouteDependencies, edgeRoutes } from "./edge/routes.js";
+import { Scopes } from "./edge/scopes.js";
+import { EdgeStreams } from "./edge/streams.js";
+import { TokenValidator } from "./edge/tokens.js";
 import { errorHandler } from "./errors.js";
 import { Evaluations } from "./evaluation.js";
 import { createGuard } from "./guard.js";
@@ -24,6 +29,12 @@ import { PROXY_VERSION } from "./version.js";
 
 /** How long closing waits for the last usage metrics to leave. */
 const FINAL_FLUSH_MS = 2000;
+/** How long an SDK's first request for a scope waits for its configuration to arrive. */
+const FIRST_FETCH_MS = 10_000;
+/** How long a secret the flag service refused is refused without asking again. */
+const REFUSED_MS = 10_000;
+/** Comments on idle streams, as the flag service sends them; also when their tokens are checked again. */
+const KEEP_ALIVE_MS = 30_000;
 
 export interface ListenOptions {
   /** Defaults to PORT, then PROXY_PORT, then 3000. */
@@ -51,6 +62,7 @@ async function buildApp(
   config: ProxyConfig,
   sync: FeatureSync,
   deps: Omit<RouteDependencies, "config">,
+  edge: Omit<EdgeRouteDependencies, "basePath">,
 ): Promise<App> {
   const app: App = Fastify({
     logger: false,
@@ -65,7 +77,7 @@ async function buildApp(
   await app.register(cors, { ...config.cors, strictPreflight: false });
   // Before the body is read and before readiness and keys are checked: a path that does not
   // exist is 404 for everyone, not a 503, 401 or 400 that sends the caller after the wrong problem.
-  const routes = `${config.proxyBasePath}/proxy`;
+  const routes = `${config.proxyBasePath}/proxy, and those for the flag service's tokens with ${config.proxyBasePath}/api/client and ${config.proxyBasePath}/api/frontend`;
   app.addHook("onRequest", (request, reply, done) => {
     if (!request.is404) return done();
     const path = request.url.split("?")[0];
@@ -96,6 +108,7 @@ async function buildApp(
     });
   }
   proxyRoutes(app, { ...deps, config });
+  edgeRoutes(app, { ...edge, basePath: config.proxyBasePath });
   await app.ready();
   return app;
 }
@@ -159,10 +172,50 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     { appName: config.serviceAppName, environment: config.environment },
     config.expCustomEnrichers,
   );
-  const app = await buildApp(config, sync, { evaluations, usage, registrations, operational });
+  const upstreamSettings = { ...config, connectionId };
+  const validator = new TokenValidator(
+    {
+      serviceUrl: config.serviceUrl,
+      headers: { "user-agent": config.serviceAppName, "unleash-appname": config.serviceAppName },
+      revalidateMs: config.tokenRevalidationInterval,
+      refusedMs: REFUSED_MS,
+    },
+    outbound,
+  );
+  const scopes = new Scopes({
+    upstream: upstreamSettings,
+    outbound,
+    compileOptions: { strategies: config.customStrategies, hostname: config.hostname },
+    refreshInterval: config.refreshInterval,
+    streaming: config.streaming,
+    streamRetryMs: config.streamRetryInterval,
+    storage: config.storageProvider,
+    storageKey: config.storageKey,
+    logger: config.logger,
+    observer: operational,
+  });
+  const streams = new EdgeStreams(validator, {
+    maxStreams: config.streamingMaxConnections,
+    keepAliveMs: KEEP_ALIVE_MS,
+  });
+  const forwarder = new Forwarder({
+    serviceUrl: config.serviceUrl,
+    outbound,
+    budget,
+    interval: config.metricsInterval,
+    logger: config.logger,
+    observer: operational,
+  });
+  const app = await buildApp(
+    config,
+    sync,
+    { evaluations, usage, registrations, operational },
+    { validator, scopes, streams, forwarder, firstFetchMs: FIRST_FETCH_MS },
+  );
 
   sync.start();
   reporter.start();
+  void followConfiguredTokens(config, validator, scopes);
 
   return {
     app,
@@ -173,13 +226,30 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
       return app.listen({ port, host });
     },
     async close() {
-      await sync.stop();
+      streams.close();
+      await Promise.all([sync.stop(), scopes.stop()]);
       await Promise.race([
-        reporter.stop(),
+        Promise.all([reporter.stop(), forwarder.flush()]),
         new Promise((resolve) => setTimeout(resolve, FINAL_FLUSH_MS).unref()),
       ]);
       await app.close();
       await outbound.close();
     },
   };
+}
+
+/** The configured client tokens' scopes are followed from the start, not from their first SDK. */
+async function followConfiguredTokens(config: ProxyConfig, validator: TokenValidator, scopes: Scopes) {
+  for (const secret of config.edgeTokens) {
+    const validation = await validator.validate(secret);
+    if (validation.outcome === "valid" && validation.token.kind === "client")
+      scopes.forClient(validation.token);
+    else {
+      const why =
+        validation.outcome === "unknown"
+          ? `cannot be checked (${validation.reason})`
+          : "is not a client token the flag service knows";
+      config.logger.error(`A token of edgeTokens (TOKENS) ${why}; it is followed once an SDK presents it`);
+    }
+  }
 }

@@ -68,6 +68,10 @@ export interface ProxyOptions {
   /** Follow the flag service's event stream where it has one; `true` unless set. */
   streaming?: boolean;
   streamRetryInterval?: number;
+  /** Client tokens of the flag service whose configurations the /api routes follow from the start. */
+  edgeTokens?: string[];
+  tokenRevalidationInterval?: number;
+  streamingMaxConnections?: number;
   metricsInterval?: number;
   metricsJitter?: number;
   environment?: string;
@@ -109,6 +113,9 @@ export interface ProxyConfig {
   refreshInterval: number;
   streaming: boolean;
   streamRetryInterval: number;
+  edgeTokens: string[];
+  tokenRevalidationInterval: number;
+  streamingMaxConnections: number;
   metricsInterval: number;
   metricsJitter: number;
   environment: string | undefined;
@@ -509,6 +516,16 @@ export async function resolveConfig(
     refreshInterval: reader.integer(options.refreshInterval, "SERVICE_FETCH_INTERVAL", 1),
     streaming: reader.boolean(options.streaming, "SERVICE_STREAMING"),
     streamRetryInterval: reader.integer(options.streamRetryInterval, "SERVICE_STREAM_RETRY_INTERVAL", 1),
+    edgeTokens: reader.list(options.edgeTokens, "SERVICE_EDGE_TOKENS") ?? [],
+    tokenRevalidationInterval: reader.integer(
+      options.tokenRevalidationInterval,
+      "SERVICE_TOKEN_REVALIDATION_INTERVAL",
+      1,
+    ),
+    streamingMaxConnections: reader.integer(
+      options.streamingMaxConnections,
+      "SERVICE_STREAMING_MAX_CONNECTIONS",
+    ),
     metricsInterval: reader.integer(options.metricsInterval, "SERVICE_METRICS_INTERVAL", 1),
     metricsJitter: reader.integer(options.metricsJitter, "SERVICE_METRICS_JITTER"),
     environment: reader.text(options.environment, "SERVICE_ENVIRONMENT"),

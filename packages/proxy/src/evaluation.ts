@@ -1,4 +1,4 @@
-import type { Context, Snapshot } from "@signalbox/engine";
+import type { Context, Evaluation, Snapshot } from "@signalbox/engine";
 import type { ContextEnricher } from "./config.js";
 import { type ContextSettings, createContext, enrichContext } from "./context.js";
 import { bodyWithEtag } from "./etag.js";
@@ -15,6 +15,27 @@ export interface ToggleQuery {
   toggles?: string[];
   /** Include the flags that are off (the /proxy/all routes). */
   all: boolean;
+}
+
+/**
+ * The `{toggles}` answer for a context: the flags on, every flag (`all`), or exactly the named
+ * ones, each of which is handed to `counted`.
+ */
+export function evaluateToggles(
+  snapshot: Snapshot,
+  context: Context,
+  { toggles, all }: Pick<ToggleQuery, "toggles" | "all">,
+  counted?: (result: Evaluation) => void,
+): SerializedResponse {
+  // One stand-in for an anonymous caller's `default` stickiness per response, so that its
+  // flags and variants agree with each other.
+  const options = { stickinessFallback: String(Math.floor(Math.random() * 1_000_000_000)) };
+  if (toggles === undefined || toggles.length === 0) {
+    return serializeToggles(snapshot.evaluateAll(context, options), !all);
+  }
+  const results = snapshot.evaluateMany(toggles, context, options);
+  if (counted) for (const result of results) counted(result);
+  return serializeToggles(results, false);
 }
 
 /** Answers evaluation requests from the current snapshot, serialised and fingerprinted. */
@@ -46,19 +67,10 @@ export class Evaluations {
     return document;
   }
 
-  private evaluate(context: Context, { toggles, all }: ToggleQuery): SerializedResponse {
-    const snapshot = this.snapshot();
-    // One stand-in for an anonymous caller's `default` stickiness per response, so that its
-    // flags and variants agree with each other.
-    const options = { stickinessFallback: String(Math.floor(Math.random() * 1_000_000_000)) };
-    if (toggles === undefined || toggles.length === 0) {
-      return serializeToggles(snapshot.evaluateAll(context, options), !all);
-    }
-    const results = snapshot.evaluateMany(toggles, context, options);
-    for (const result of results) {
-      this.usage.count(result.name, result.enabled, result.variant.enabled ? result.variant.name : undefined);
-    }
-    return serializeToggles(results, false);
+  private evaluate(context: Context, query: ToggleQuery): SerializedResponse {
+    return evaluateToggles(this.snapshot(), context, query, (result) =>
+      this.usage.count(result.name, result.enabled, result.variant.enabled ? result.variant.name : undefined),
+    );
   }
 
   // Routes run only once the guard has seen a snapshot.

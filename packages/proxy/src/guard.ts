@@ -1,8 +1,11 @@
 import { ERRORS } from "@signalbox/protocol";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 
-/** Who may call a route: client keys, server-side SDK tokens, either, or anyone. */
-export type Access = "client" | "server" | "client-or-server" | "public";
+/**
+ * Who may call a route: client keys, server-side SDK tokens, either, or anyone; `edge`
+ * routes take the flag service's own tokens and check them (and their readiness) themselves.
+ */
+export type Access = "client" | "server" | "client-or-server" | "public" | "edge";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -46,13 +49,14 @@ export function createGuard({
     const serverToken = request.headers.authorization;
     return typeof serverToken === "string" && servers.has(serverToken);
   };
-  const allowed: Record<Access, (request: FastifyRequest) => boolean> = {
+  const allowed: Record<Exclude<Access, "edge">, (request: FastifyRequest) => boolean> = {
     public: () => true,
     client: isClient,
     server: isServer,
     "client-or-server": (request) => isClient(request) || isServer(request),
   };
   return (access) => {
+    if (access === "edge") return (_request, _reply, done) => done();
     const isAllowed = allowed[access];
     return (request, reply, done) => {
       if (request.method === "OPTIONS") {

@@ -29,6 +29,7 @@ const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
   client: [{ clientKey: [] }],
   server: [{ serverToken: [] }],
   "client-or-server": [{ clientKey: [] }, { serverToken: [] }],
+  edge: [{ serviceToken: [] }],
 };
 
 const apiKey = (description: string, name: string) => ({
@@ -76,6 +77,10 @@ export async function registerOpenApi(app: App, settings: OpenApiSettings): Prom
         securitySchemes: {
           clientKey: apiKey("One of the proxy's client keys.", settings.clientKeysHeaderName),
           serverToken: apiKey("A server-side SDK token (expServerSideSdkConfig.tokens).", "authorization"),
+          serviceToken: apiKey(
+            "A client token (/api/client) or frontend token (/api/frontend) of the flag service, checked there.",
+            "authorization",
+          ),
         },
       },
     },

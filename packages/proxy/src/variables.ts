@@ -81,6 +81,23 @@ export const VARIABLES = {
     fallback: 300000,
     meaning: "ms of polling, for want of a stream, before the stream is tried again",
   },
+  SERVICE_EDGE_TOKENS: {
+    option: "edgeTokens",
+    meaning:
+      "client tokens of the flag service whose configurations /api/client and /api/frontend serve from the start (others are followed once an SDK presents them)",
+    alias: "TOKENS",
+  },
+  SERVICE_TOKEN_REVALIDATION_INTERVAL: {
+    option: "tokenRevalidationInterval",
+    fallback: 60000,
+    meaning:
+      "ms a flag service token presented on /api is trusted before the service is asked about it again",
+  },
+  SERVICE_STREAMING_MAX_CONNECTIONS: {
+    option: "streamingMaxConnections",
+    fallback: 10000,
+    meaning: "SDK streams on /api/client/streaming held at once; past it SDKs are told to poll",
+  },
   SERVICE_METRICS_INTERVAL: {
     option: "metricsInterval",
     fallback: 30000,

@@ -10,7 +10,7 @@ async function expectNotFoundForEveryone(proxy: SignalboxProxy) {
   const calls = [
     { method: "GET", url: "/proxy/nope", headers: {} },
     { method: "GET", url: "/proxy/nope?userId=1", headers: { authorization: CLIENT_KEY } },
-    { method: "GET", url: "/api/frontend", headers: { authorization: "wrong" } },
+    { method: "GET", url: "/api/admin/features", headers: { authorization: "wrong" } },
     { method: "DELETE", url: "/proxy", headers: { authorization: CLIENT_KEY } },
     {
       method: "POST",
@@ -24,7 +24,7 @@ async function expectNotFoundForEveryone(proxy: SignalboxProxy) {
     const response = await proxy.app.inject(call);
     expect(response.statusCode, `${call.method} ${call.url}`).toBe(404);
     expect(response.json().error).toBe(
-      `Not found: ${call.method} ${call.url.split("?")[0]}. The proxy's routes start with /proxy.`,
+      `Not found: ${call.method} ${call.url.split("?")[0]}. The proxy's routes start with /proxy, and those for the flag service's tokens with /api/client and /api/frontend.`,
     );
   }
 }

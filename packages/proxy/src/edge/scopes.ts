@@ -1,0 +1,246 @@
+import { createHash } from "node:crypto";
+import { type CompileOptions, compile, type DeltaEvent, type Snapshot } from "@signalbox/engine";
+import { bodyWithEtag } from "../etag.js";
+import type { Logger } from "../logger.js";
+import type { Outbound } from "../outbound.js";
+import type { StorageProvider } from "../storage.js";
+import { FeatureSync, type SyncObserver } from "../sync.js";
+import type { SerializedResponse } from "../toggles.js";
+import { Upstream, type UpstreamSettings } from "../upstream.js";
+import type { KnownToken } from "./tokens.js";
+
+/** Revisions whose changes a scope remembers, for SDKs that poll deltas or reconnect a stream. */
+const HISTORY = 100;
+
+/** What a delta request or a stream's first event gets: changes since a revision, or everything. */
+export interface Changes {
+  revision: number;
+  events: DeltaEvent[];
+}
+
+export interface ScopeSettings {
+  upstream: Omit<UpstreamSettings, "serviceApiToken" | "projectName" | "namePrefix" | "tags">;
+  outbound: Outbound;
+  compileOptions: CompileOptions;
+  refreshInterval: number;
+  streaming: boolean;
+  streamRetryMs: number;
+  storage: StorageProvider | undefined;
+  /** Prefix of each scope's backup key; the scope's own part follows. */
+  storageKey: string;
+  logger: Logger;
+  observer: SyncObserver;
+}
+
+const keyOf = (environment: string, projects: readonly string[]) => `${environment}|${projects.join(",")}`;
+
+const covers = (projects: readonly string[], wanted: readonly string[]) =>
+  projects.includes("*") || wanted.every((project) => projects.includes(project));
+
+/** A logger that says which scope a line is about: a relay may follow many. */
+function scoped(logger: Logger, label: string): Logger {
+  const tag = (message: string) => `[${label}] ${message}`;
+  return {
+    debug: (message, ...args) => logger.debug(tag(message), ...args),
+    info: (message, ...args) => logger.info(tag(message), ...args),
+    warn: (message, ...args) => logger.warn(tag(message), ...args),
+    error: (message, ...args) => logger.error(tag(message), ...args),
+    fatal: (message, ...args) => logger.fatal(tag(message), ...args),
+  };
+}
+
+/**
+ * One environment and set of projects, as client tokens see it upstream: one configuration
+ * followed with the first client token seen for it, compiled once and shared by every token
+ * of the same scope. Each new configuration becomes a revision, with the changes that led
+ * to it, so SDKs polling deltas or streaming get only what changed.
+ */
+export class Scope {
+  readonly sync: FeatureSync;
+  private revision = 0;
+  private previous: Snapshot | undefined;
+  private readonly history: { revision: number; events: DeltaEvent[] }[] = [];
+  private readonly listeners = new Set<(changes: Changes) => void>();
+  private readonly documents = new WeakMap<Snapshot, SerializedResponse>();
+  private readonly views = new WeakMap<Snapshot, Map<string, Snapshot>>();
+
+  private readonly compileOptions: CompileOptions;
+
+  constructor(
+    readonly environment: string,
+    readonly projects: readonly string[],
+    secret: string,
+    settings: ScopeSettings,
+  ) {
+    this.compileOptions = settings.compileOptions;
+    const label = `${environment} ${projects.join(",")}`;
+    const hash = createHash("sha256")
+      .update(`${settings.upstream.serviceUrl}\n${keyOf(environment, projects)}`)
+      .digest("hex")
+      .slice(0, 12);
+    this.sync = new FeatureSync({
+      upstream: new Upstream(
+        {
+          ...settings.upstream,
+          serviceApiToken: secret,
+          projectName: undefined,
+          namePrefix: undefined,
+          tags: [],
+        },
+        settings.outbound,
+      ),
+      outbound: settings.outbound,
+      compileOptions: settings.compileOptions,
+      refreshInterval: settings.refreshInterval,
+      streaming: settings.streaming,
+      streamRetryMs: settings.streamRetryMs,
+      storage: settings.storage,
+      storageKey: `${settings.storageKey}-scope-${hash}`,
+      bootstrap: undefined,
+      logger: scoped(settings.logger, label),
+      observer: {
+        fetched: () => settings.observer.fetched(),
+        updated: () => {
+          settings.observer.updated();
+          this.advance();
+        },
+      },
+    });
+  }
+
+  get snapshot(): Snapshot | undefined {
+    return this.sync.snapshot;
+  }
+
+  /** The configuration as server-side SDKs read it, serialised once per snapshot. */
+  document(): SerializedResponse {
+    const snapshot = this.snapshot!;
+    let document = this.documents.get(snapshot);
+    if (!document) {
+      document = bodyWithEtag(JSON.stringify(snapshot.toClientFeatures()));
+      this.documents.set(snapshot, document);
+    }
+    return document;
+  }
+
+  /** The configuration narrowed to some of its projects (a frontend token's), compiled once per snapshot. */
+  view(projects: readonly string[]): Snapshot {
+    const snapshot = this.snapshot!;
+    if (covers(projects, this.projects)) return snapshot;
+    const key = projects.join(",");
+    let views = this.views.get(snapshot);
+    if (!views) {
+      views = new Map();
+      this.views.set(snapshot, views);
+    }
+    let view = views.get(key);
+    if (!view) {
+      const { features, segments } = snapshot.toClientFeatures();
+      view = compile(
+        {
+          version: 2,
+          features: features.filter((feature) => projects.includes(feature.project ?? "default")),
+          segments,
+        },
+        this.compileOptions,
+      );
+      views.set(key, view);
+    }
+    return view;
+  }
+
+  /**
+   * The changes after `since` while they are remembered, else a hydration; no events when
+   * `since` is the current revision.
+   */
+  changes(since: number | undefined): Changes {
+    const revision = this.revision;
+    if (since === revision) return { revision, events: [] };
+    const oldest = this.history[0]?.revision;
+    if (since !== undefined && since < revision && oldest !== undefined && since >= oldest - 1) {
+      return {
+        revision,
+        events: this.history.filter((entry) => entry.revision > since).flatMap((e) => e.events),
+      };
+    }
+    const { features, segments } = this.snapshot!.toClientFeatures();
+    return {
+      revision,
+      events: [{ type: "hydration", eventId: revision, features, segments: segments ?? [] }],
+    };
+  }
+
+  /** Calls `listener` with each revision's changes; returns what stops it. */
+  listen(listener: (changes: Changes) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  start(): void {
+    this.sync.start();
+  }
+
+  stop(): Promise<void> {
+    this.listeners.clear();
+    return this.sync.stop();
+  }
+
+  private advance(): void {
+    const current = this.snapshot!;
+    const previous = this.previous;
+    this.previous = current;
+    this.revision++;
+    if (!previous) return;
+    const events = current.changesSince(previous, this.revision);
+    this.history.push({ revision: this.revision, events });
+    if (this.history.length > HISTORY) this.history.shift();
+    if (events.length === 0) return;
+    for (const listener of this.listeners) listener({ revision: this.revision, events });
+  }
+}
+
+/**
+ * The scopes a relay follows, one per distinct environment and project set of the client
+ * tokens it has seen, created on a token's first request and kept while the relay runs.
+ */
+export class Scopes {
+  private readonly scopes = new Map<string, Scope>();
+  private stopped = false;
+
+  constructor(private readonly settings: ScopeSettings) {}
+
+  /** The scope a client token reads, followed from now on with that token if it is new. */
+  forClient(token: KnownToken): Scope {
+    const key = keyOf(token.environment, token.projects);
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = new Scope(token.environment, token.projects, token.secret, this.settings);
+      this.scopes.set(key, scope);
+      if (!this.stopped) scope.start();
+    }
+    return scope;
+  }
+
+  /**
+   * The scope a frontend token is evaluated from: a client token's scope of the same
+   * environment that sees every project it does (the same projects first). Frontend tokens
+   * cannot read configurations upstream, so one is needed.
+   */
+  forFrontend(token: KnownToken): Scope | undefined {
+    const exact = this.scopes.get(keyOf(token.environment, token.projects));
+    if (exact) return exact;
+    for (const scope of this.scopes.values()) {
+      if (scope.environment === token.environment && covers(scope.projects, token.projects)) return scope;
+    }
+    return undefined;
+  }
+
+  get size(): number {
+    return this.scopes.size;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([...this.scopes.values()].map((scope) => scope.stop()));
+  }
+}
