@@ -10,6 +10,7 @@
 // Also: DIFF_FLAGS (200), DIFF_CONTEXTS (2000), DIFF_FRONTEND_CONTEXTS (all of them),
 // DIFF_PLAYGROUND_CONTEXTS (200), DIFF_REPORT=<file> writes every difference as JSON.
 import { writeFileSync } from "node:fs";
+import { createProxy, type SignalboxProxy } from "@signalbox/proxy";
 import { Random, randomSeed } from "@signalbox/server/compare";
 import type { Unleash } from "unleash-client";
 import { type Applied, apply, request } from "./lib/apply.js";
@@ -64,6 +65,7 @@ const databases: Record<Side, string> = {
 };
 const services = {} as Record<Side, RunningService>;
 const sdks: Unleash[] = [];
+let relay: SignalboxProxy | undefined;
 let exitCode = 1;
 
 try {
@@ -166,6 +168,20 @@ try {
     `SDK documents compared (${plan.environments.length} environments, client specifications ${SPECS.join(", ")})`,
   );
 
+  // The Signalbox proxy in Unleash Edge's place in front of the reference, with the
+  // reference's own tokens: its SDK and frontend answers must be the reference's.
+  relay = await createProxy({
+    serviceUrl: `${services.reference.url}/api`,
+    serviceApiToken: tokens.client,
+    clientKeys: ["differential-relay"],
+    edgeTokens: plan.environments.map((environment) => tokenFor("reference", "client", environment)),
+    refreshInterval: 60_000,
+    backupDir: false,
+    logLevel: "error",
+  });
+  const relayUrl = await relay.listen({ port: 0, host: "127.0.0.1" });
+  let relayed = 0;
+
   const contexts = generateContexts(random, contextCount, plan.environments);
   let evaluations = 0;
   let frontendComparisons = 0;
@@ -224,10 +240,49 @@ try {
     }
     await noteTiedOrders(frontendRun.differences, environment, served[environment]!.reference);
     differences.push(...frontendRun.differences, ...playgroundRun.differences);
-    for (const sdk of Object.values(pair)) sdk.destroy();
+
+    const relaySdk = await connectSdk(
+      relayUrl,
+      tokenFor("reference", "client", environment),
+      environment,
+      "relay",
+    );
+    sdks.push(relaySdk);
+    const relayRun = evaluateAll(
+      { reference: pair.reference, signalbox: relaySdk },
+      environment,
+      mine,
+      skip,
+      seed,
+    );
+    const relayFrontend = await compareFrontend(
+      { reference: services.reference.url, signalbox: relayUrl },
+      {
+        reference: tokenFor("reference", "frontend", environment),
+        signalbox: tokenFor("reference", "frontend", environment),
+      },
+      environment,
+      mine.slice(0, Math.ceil(frontendCount / plan.environments.length)),
+      flags,
+      skip,
+      relayRun.random,
+      sessionReaders(served[environment]!.reference),
+    );
+    relayed += relayRun.evaluations + relayFrontend.comparisons;
+    for (const difference of [...relayRun.differences, ...relayFrontend.differences]) {
+      const found = notes.get(difference.flag);
+      if (found) difference.notes = [...(difference.notes ?? []), ...found];
+      difference.relay = true;
+    }
+    await noteTiedOrders(relayFrontend.differences, environment, served[environment]!.reference);
+    differences.push(...relayRun.differences, ...relayFrontend.differences);
+    for (const sdk of [...Object.values(pair), relaySdk]) sdk.destroy();
   }
   log(
     `${evaluations} SDK evaluations, ${frontendComparisons} frontend answers and ${playgroundComparisons} playground explanations compared`,
+  );
+  log(
+    `${relayed} SDK evaluations and frontend answers through the Signalbox proxy in front of the reference, with the reference's tokens, compared with the reference's own`,
   );
 
   const unexplained = report(differences, applied, served);
@@ -256,6 +311,7 @@ try {
   console.error(`differential: seed ${seed}: the run could not finish:`, error);
 } finally {
   for (const sdk of sdks) sdk.destroy();
+  await relay?.close();
   await Promise.all(SIDES.map((side) => services[side]?.stop()));
   await Promise.all(SIDES.map((side) => dropDatabase(databases[side]).catch(() => {})));
   log("done");
@@ -359,7 +415,7 @@ function report(
   if (evaluation.length > 0) {
     const groups = new Map<string, EvaluationDifference[]>();
     for (const d of evaluation) {
-      const key = `${d.kind} ${d.environment} ${d.flag}`;
+      const key = `${d.kind}${d.relay ? " through the proxy" : ""} ${d.environment} ${d.flag}`;
       groups.set(key, [...(groups.get(key) ?? []), d]);
     }
     for (const kind of ["sdk", "frontend"] as const) {
@@ -377,7 +433,7 @@ function report(
         console.log(`  - ${key}: ${list.length} contexts differ`);
         console.log(`      context:   ${show(first.context)}`);
         console.log(`      reference: ${show(first.reference)}`);
-        console.log(`      signalbox: ${show(first.signalbox)}`);
+        console.log(`      ${first.relay ? "proxy:    " : "signalbox:"} ${show(first.signalbox)}`);
         console.log(`      flag as the reference serves it: ${show(served).slice(0, 600)}`);
       }
       if (mine.length > 6) {

@@ -21,6 +21,8 @@ export interface EvaluationDifference {
   signalbox: Evaluation | "(not returned)";
   /** What the reference's listing shows about the flag that may explain it (documents.ts). */
   notes?: string[];
+  /** The `signalbox` side is the Signalbox proxy in front of the reference, not the Signalbox service. */
+  relay?: boolean;
 }
 
 export async function connectSdk(

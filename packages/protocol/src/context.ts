@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { invalidField } from "./errors.js";
 
 /**
@@ -150,5 +151,32 @@ export function frontendContext(
     const address = callerAddress();
     context.remoteAddress = rules.plainIpv4 ? plainAddress(address) : address;
   }
+  return context;
+}
+
+/**
+ * The flag service's frontend API rules (`/api/frontend`, the reference's): its in-process
+ * SDK's defaults for what a request leaves out, and the server's clock for dates, so that a
+ * browser cannot move date constraints (a `currentTime` sent is an ordinary property).
+ */
+const FRONTEND_API_RULES: FrontendContextRules = {
+  appName: "frontend-api",
+  clock: () => new Date(),
+  plainIpv4: false,
+  refuseNonScalars: true,
+};
+
+/**
+ * The context of a request to the flag service's frontend API, wherever it is served (the
+ * service, or the proxy in its place): the token chooses which flags are evaluated, the
+ * `environment` field is the request's, and a caller without a session gets one made up
+ * for the whole response, which keeps its flags and variants consistent.
+ */
+export function frontendApiContext(
+  fields: Record<string, unknown>,
+  callerAddress: string,
+): EvaluationContext {
+  const context = frontendContext(fields, () => callerAddress, FRONTEND_API_RULES);
+  context.sessionId ??= randomBytes(18).toString("hex");
   return context;
 }

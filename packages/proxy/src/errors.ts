@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorName } from "@signalbox/protocol";
+import { ApiError, ERRORS, type ErrorName } from "@signalbox/protocol";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "./logger.js";
 
@@ -39,6 +39,8 @@ export function errorHandler(logger: Logger) {
         validation: error.validation,
       });
     }
+    // The flag service's refusals, on the routes that stand in for its own: its error body.
+    if (error instanceof ApiError) return reply.code(error.status).send(error.toJSON());
     if (error instanceof RequestError && error.kind === "ContentTypeerror") {
       return reply.code(error.statusCode).send();
     }

@@ -4,7 +4,7 @@ import { type ContextSettings, createContext, enrichContext } from "./context.js
 import { bodyWithEtag } from "./etag.js";
 import type { UsageMetrics } from "./metrics.js";
 import type { FeatureSync } from "./sync.js";
-import { type SerializedResponse, serializeToggles } from "./toggles.js";
+import { type SerializedResponse, type Spelling, serializeToggles } from "./toggles.js";
 
 /** What a route asks for: the flags on for a context, every flag, or exactly some names. */
 export interface ToggleQuery {
@@ -26,16 +26,17 @@ export function evaluateToggles(
   context: Context,
   { toggles, all }: Pick<ToggleQuery, "toggles" | "all">,
   counted?: (result: Evaluation) => void,
+  spelling?: Spelling,
 ): SerializedResponse {
   // One stand-in for an anonymous caller's `default` stickiness per response, so that its
   // flags and variants agree with each other.
   const options = { stickinessFallback: String(Math.floor(Math.random() * 1_000_000_000)) };
   if (toggles === undefined || toggles.length === 0) {
-    return serializeToggles(snapshot.evaluateAll(context, options), !all);
+    return serializeToggles(snapshot.evaluateAll(context, options), !all, spelling);
   }
   const results = snapshot.evaluateMany(toggles, context, options);
   if (counted) for (const result of results) counted(result);
-  return serializeToggles(results, false);
+  return serializeToggles(results, false, spelling);
 }
 
 /** Answers evaluation requests from the current snapshot, serialised and fingerprinted. */

@@ -7,16 +7,42 @@ export interface SerializedResponse {
   etag: string;
 }
 
-// A snapshot hands out the same frozen result object every time a flag evaluates the same
-// way, so each result is serialised, encoded and hashed once and then only looked up; a
-// response is a copy of ready bytes.
-const pieces = new WeakMap<Evaluation, Piece>();
+/**
+ * How a result is spelled: as @unleash/proxy answers `/proxy`, or as the flag service's
+ * frontend API answers `/api/frontend` (which adds the older `featureEnabled`).
+ */
+export type Spelling = "proxy" | "frontend-api";
 
-function pieceFor(evaluation: Evaluation): Piece {
-  let piece = pieces.get(evaluation);
+const spelled: Record<Spelling, (evaluation: Evaluation) => string> = {
+  proxy: (evaluation) => JSON.stringify(evaluation),
+  "frontend-api": ({ name, enabled, impressionData, variant }) =>
+    JSON.stringify({
+      name,
+      enabled,
+      impressionData,
+      variant: {
+        name: variant.name,
+        enabled: variant.enabled,
+        feature_enabled: variant.feature_enabled,
+        featureEnabled: variant.feature_enabled,
+        ...(variant.payload ? { payload: variant.payload } : {}),
+      },
+    }),
+};
+
+// A snapshot hands out the same frozen result object every time a flag evaluates the same
+// way, so each result is serialised, encoded and hashed once per spelling and then only
+// looked up; a response is a copy of ready bytes.
+const pieces: Record<Spelling, WeakMap<Evaluation, Piece>> = {
+  proxy: new WeakMap(),
+  "frontend-api": new WeakMap(),
+};
+
+function pieceFor(evaluation: Evaluation, spelling: Spelling): Piece {
+  let piece = pieces[spelling].get(evaluation);
   if (piece === undefined) {
-    piece = pieceOf(JSON.stringify(evaluation));
-    pieces.set(evaluation, piece);
+    piece = pieceOf(spelled[spelling](evaluation));
+    pieces[spelling].set(evaluation, piece);
   }
   return piece;
 }
@@ -29,6 +55,7 @@ const CLOSE = pieceOf("]}");
 export function serializeToggles(
   evaluations: readonly Evaluation[],
   enabledOnly: boolean,
+  spelling: Spelling = "proxy",
 ): SerializedResponse {
   const fingerprint = new BodyFingerprint();
   fingerprint.add(OPEN);
@@ -36,7 +63,7 @@ export function serializeToggles(
   for (const evaluation of evaluations) {
     if (enabledOnly && !evaluation.enabled) continue;
     if (pieces.length > 0) fingerprint.add(COMMA);
-    const piece = pieceFor(evaluation);
+    const piece = pieceFor(evaluation, spelling);
     pieces.push(piece);
     fingerprint.add(piece);
   }

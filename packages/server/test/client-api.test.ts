@@ -1,9 +1,10 @@
 import { request as httpRequest } from "node:http";
 import { gunzipSync } from "node:zlib";
+import { frontendApiContext } from "@signalbox/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TokenActor } from "../src/access/actor.js";
 import { system } from "../src/access/actor.js";
-import { contextFrom, FrontendService } from "../src/domains/frontend-api/service.js";
+import { FrontendService } from "../src/domains/frontend-api/service.js";
 import { databaseKinds } from "./support/database.js";
 import {
   ADMIN_TOKEN,
@@ -504,7 +505,7 @@ describe.each(databaseKinds)("the frontend API after changes (%s)", (kind) => {
       const served = await server.request("/api/frontend?userId=u1&sessionId=s1&plan=beta", { token });
       expect(served.status).toBe(200);
       const actor = (await server.services.tokens.resolve(token)) as TokenActor;
-      const context = contextFrom({ userId: "u1", sessionId: "s1", plan: "beta" }, "127.0.0.1");
+      const context = frontendApiContext({ userId: "u1", sessionId: "s1", plan: "beta" }, "127.0.0.1");
       const whole = await new FrontendService(server.services.clientFeatures).evaluate(actor, context);
       expect(served.body).toEqual(JSON.parse(whole.toString()));
     }
@@ -554,7 +555,7 @@ describe.each(databaseKinds)("the frontend API after changes (%s)", (kind) => {
 describe("the frontend API's evaluation context", () => {
   it("is the reference's: the environment and appName sent or its defaults, the server's clock for dates", () => {
     const before = Date.now();
-    const bare = contextFrom({ currentTime: "2020-01-01T00:00:00.000Z", userId: "u1" }, "10.0.0.1");
+    const bare = frontendApiContext({ currentTime: "2020-01-01T00:00:00.000Z", userId: "u1" }, "10.0.0.1");
     expect(bare).toMatchObject({
       appName: "frontend-api",
       environment: "default",
@@ -563,7 +564,7 @@ describe("the frontend API's evaluation context", () => {
       properties: { currentTime: "2020-01-01T00:00:00.000Z" },
     });
     expect((bare.currentTime as Date).getTime()).toBeGreaterThanOrEqual(before);
-    expect(contextFrom({ environment: "staging", appName: "shop" }, "10.0.0.1")).toMatchObject({
+    expect(frontendApiContext({ environment: "staging", appName: "shop" }, "10.0.0.1")).toMatchObject({
       environment: "staging",
       appName: "shop",
     });

@@ -5,10 +5,10 @@ import {
   FrontendQuerySchema,
   FrontendRequestSchema,
   FrontendTogglesSchema,
+  frontendApiContext,
 } from "@signalbox/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import { createContext } from "../context.js";
 import { matchesEtag } from "../etag.js";
 import { evaluateToggles } from "../evaluation.js";
 import type { App } from "../routes.js";
@@ -50,8 +50,6 @@ class Refusal extends Error {
   }
 }
 
-// The browser SDK reads the frontend API with the service's rules for a missing appName.
-const FRONTEND_CONTEXT = { appName: "frontend-api", environment: undefined };
 // SDK headers the upstream reads beside the body, kept on what is forwarded.
 const FORWARDED_HEADERS = [
   "unleash-appname",
@@ -262,8 +260,8 @@ export function edgeRoutes(app: App, deps: EdgeRouteDependencies): void {
 
   const toggles = (request: FastifyRequest, input: Record<string, unknown> | undefined) => {
     const { token, scope } = caller(request);
-    const context = createContext(input, () => request.ip, FRONTEND_CONTEXT);
-    return evaluateToggles(scope.view(token.projects), context, { all: false });
+    const context = frontendApiContext(input ?? {}, request.ip);
+    return evaluateToggles(scope.view(token.projects), context, { all: false }, undefined, "frontend-api");
   };
 
   app.get(

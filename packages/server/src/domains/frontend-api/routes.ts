@@ -5,11 +5,12 @@ import {
   FrontendQuerySchema,
   FrontendRequestSchema,
   FrontendTogglesSchema,
+  frontendApiContext,
 } from "@signalbox/protocol";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { tokenCaller } from "../../http/auth.js";
 import { NotImplemented } from "./schemas.js";
-import { contextFrom, type FrontendService } from "./service.js";
+import type { FrontendService } from "./service.js";
 
 export interface FrontendRoutesOptions {
   frontend: FrontendService;
@@ -68,7 +69,7 @@ export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = 
       },
     },
     (request, reply) =>
-      answer(reply, frontend.evaluate(tokenCaller(request), contextFrom(request.query, request.ip))),
+      answer(reply, frontend.evaluate(tokenCaller(request), frontendApiContext(request.query, request.ip))),
   );
 
   app.post(
@@ -85,7 +86,7 @@ export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = 
     (request, reply) =>
       answer(
         reply,
-        frontend.evaluate(tokenCaller(request), contextFrom(request.body.context ?? {}, request.ip)),
+        frontend.evaluate(tokenCaller(request), frontendApiContext(request.body.context ?? {}, request.ip)),
       ),
   );
 

@@ -1,39 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { hostname as machineName } from "node:os";
 import { compile, type Evaluation, type Snapshot } from "@signalbox/engine";
-import {
-  type DeltaEvent,
-  type EvaluationContext,
-  type FrontendContextRules,
-  type FrontendToggle,
-  frontendContext,
-} from "@signalbox/protocol";
+import type { DeltaEvent, EvaluationContext, FrontendToggle } from "@signalbox/protocol";
 import type { TokenActor } from "../../access/actor.js";
 import type { ClientFeaturesService, EnvironmentContent } from "../client-api/service.js";
-
-/**
- * The reference service's rules (see the protocol's README): its in-process SDK's defaults
- * for what a request leaves out, and the server's clock for dates, so that a browser cannot
- * move date constraints (a `currentTime` sent is an ordinary property).
- */
-const RULES: FrontendContextRules = {
-  appName: "frontend-api",
-  clock: () => new Date(),
-  plainIpv4: false,
-  refuseNonScalars: true,
-};
-
-/**
- * The evaluation context of a frontend request, from its query parameters or its body's
- * `context`. The token chooses which flags are evaluated; the `environment` field is the
- * request's, as the reference's.
- */
-export function contextFrom(fields: Record<string, unknown>, clientIp: string): EvaluationContext {
-  const context = frontendContext(fields, () => clientIp, RULES);
-  // One random session for the whole response keeps its flags and variants consistent.
-  context.sessionId ??= randomBytes(18).toString("hex");
-  return context;
-}
 
 // A snapshot answers each flag with one of a few frozen results made when it was compiled
 // (off, on, on with each variant): each is serialised once, and an answer is a copy of ready
