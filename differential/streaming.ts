@@ -1,13 +1,16 @@
 // The streaming test: two Signalbox instances share one PostgreSQL database. Node SDKs in
 // streaming mode connect to the second instance before anything is configured; the
 // differential test's configuration and then a seeded sequence of random admin changes are
-// made through the first. Afterwards each streaming SDK must answer, for every flag and
-// every generated context, exactly what a polling SDK that connects now answers.
+// made through the first. The Signalbox proxy, following the second instance, serves the
+// same tokens' streams to more SDKs, in Unleash Edge's place. Afterwards each streaming SDK
+// must answer, for every flag and every generated context, exactly what a polling SDK that
+// connects to the first instance now answers.
 //
 //   npm run test:streaming                 a random seed, printed
 //   DIFF_SEED=1234 npm run test:streaming  replays a run
 //
 // Also: DIFF_FLAGS (200), DIFF_CONTEXTS (2000), STREAM_CHANGES (500).
+import { createProxy, type SignalboxProxy } from "@signalbox/proxy";
 import { Random, randomSeed } from "@signalbox/server/compare";
 import type { Unleash } from "unleash-client";
 import { applyTo, request } from "./lib/apply.js";
@@ -47,6 +50,7 @@ const tokens: Tokens = {
 const database = `streaming_${process.pid}`;
 const instances: RunningService[] = [];
 const sdks: Unleash[] = [];
+let proxy: SignalboxProxy | undefined;
 let exitCode = 1;
 
 /** An SDK following a service by streaming, and whether it ever fell back to polling. */
@@ -69,7 +73,18 @@ try {
     await startService("signalbox", url, tokens),
   ];
   instances.push(writer, reader);
-  log(`two instances up (changes through ${writer.url}, streams from ${reader.url})`);
+  proxy = await createProxy({
+    serviceUrl: `${reader.url}/api`,
+    serviceApiToken: tokens.client,
+    clientKeys: ["streaming-relay"],
+    refreshInterval: 60_000,
+    backupDir: false,
+    logLevel: "error",
+  });
+  const proxyUrl = await proxy.listen({ port: 0, host: "127.0.0.1" });
+  log(
+    `two instances up (changes through ${writer.url}, streams from ${reader.url} and the proxy ${proxyUrl} following it)`,
+  );
 
   const random = new Random(seed);
   const plan = generate(random, flagCount);
@@ -86,7 +101,15 @@ try {
   });
   const followers: Follower[] = [];
   const follow = async (label: string, environment: string, token: string) => {
-    const sdk = await connectSdk(reader.url, token, environment, label, "streaming");
+    for (const [where, url] of [
+      ["", reader.url],
+      [" through the proxy", proxyUrl],
+    ] as const) {
+      await followAt(`${label}${where}`, url, environment, token);
+    }
+  };
+  const followAt = async (label: string, url: string, environment: string, token: string) => {
+    const sdk = await connectSdk(url, token, environment, label, "streaming");
     sdks.push(sdk);
     const follower: Follower = { label, environment, token, sdk, fellBack: false };
     sdk.on("mode", () => {
@@ -172,6 +195,7 @@ try {
   console.error(error);
 } finally {
   for (const sdk of sdks) sdk.destroy();
+  await proxy?.close();
   for (const instance of instances) await instance.stop();
   await dropDatabase(database).catch(() => undefined);
 }
