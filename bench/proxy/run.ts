@@ -1,13 +1,15 @@
 // Proxy benchmark: the Signalbox proxy and the reference @unleash/proxy, each started as its
 // own command, fed the same upstream document and the same contexts. Both run at once and are
 // loaded in turns, in alternating order, so that a machine shared with other work weighs on
-// both alike.
+// both alike. The Signalbox proxy is loaded twice: on `/proxy` with a client key, as
+// @unleash/proxy is, and on `/api/frontend` with the flag service's frontend token, in
+// Unleash Edge's place.
 import { buildContexts, buildDocument } from "../engine/config.js";
 import { type LoadRequest, load } from "../lib/load.js";
 import { cpuSeconds, peakMiB, residentMiB, type ServerProcess } from "../lib/process.js";
 import { saveResult } from "../lib/results.js";
 import { startReference, startSignalbox } from "./servers.js";
-import { startUpstream } from "./upstream.js";
+import { SERVICE_TOKENS, startUpstream } from "./upstream.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connectionCounts = [50, 200];
@@ -23,30 +25,37 @@ const PROXIES = [
 ].filter(({ name }) => !process.env.BENCH_PROXY_ONLY || process.env.BENCH_PROXY_ONLY === name);
 
 const contexts = buildContexts(500);
-const headers = { authorization: "bench-key" };
-const REQUESTS: Record<"GET" | "POST", LoadRequest[]> = {
-  GET: contexts.map((context) => {
-    const query = new URLSearchParams({
-      appName: context.appName,
-      environment: context.environment,
-      userId: context.userId,
-      sessionId: context.sessionId,
-      remoteAddress: context.remoteAddress,
-    });
-    for (const [name, value] of Object.entries(context.properties)) query.set(`properties[${name}]`, value);
-    return { method: "GET", path: `/proxy?${query}`, headers };
-  }),
-  POST: contexts.map((context) => ({
-    method: "POST",
-    path: "/proxy",
-    headers: { ...headers, "content-type": "application/json" },
-    body: JSON.stringify({ context }),
-  })),
-};
+
+/** The same contexts as GET query strings and POST bodies, on `path` with `authorization`. */
+function requestsFor(path: string, authorization: string): Record<"GET" | "POST", LoadRequest[]> {
+  const headers = { authorization };
+  return {
+    GET: contexts.map((context) => {
+      const query = new URLSearchParams({
+        appName: context.appName,
+        environment: context.environment,
+        userId: context.userId,
+        sessionId: context.sessionId,
+        remoteAddress: context.remoteAddress,
+      });
+      for (const [name, value] of Object.entries(context.properties)) query.set(`properties[${name}]`, value);
+      return { method: "GET", path: `${path}?${query}`, headers };
+    }),
+    POST: contexts.map((context) => ({
+      method: "POST",
+      path,
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ context }),
+    })),
+  };
+}
+const PROXY_REQUESTS = requestsFor("/proxy", "bench-key");
+const FRONTEND_API_REQUESTS = requestsFor("/api/frontend", SERVICE_TOKENS.frontend);
 
 interface Proxy {
   name: string;
   server: ServerProcess;
+  requests: Record<"GET" | "POST", LoadRequest[]>;
 }
 
 // Types, not interfaces, so that they are Records for saveResult.
@@ -89,7 +98,7 @@ async function measure(proxies: Proxy[], flags: number, method: "GET" | "POST", 
     p99: [] as number[],
     failureKinds: {} as Record<string, number>,
   }));
-  for (const { server } of proxies) await load(server.url, REQUESTS[method], connections, 2); // warm-up
+  for (const { server, requests } of proxies) await load(server.url, requests[method], connections, 2); // warm-up
   for (let turn = 0; turn < turns; turn++) {
     const order = turn % 2 === 0 ? proxies : [...proxies].reverse();
     for (const proxy of order) {
@@ -97,7 +106,7 @@ async function measure(proxies: Proxy[], flags: number, method: "GET" | "POST", 
       const pid = proxy.server.child.pid!;
       const cpuBefore = cpuSeconds(pid);
       const started = Date.now();
-      const result = await load(proxy.server.url, REQUESTS[method], connections, seconds / turns);
+      const result = await load(proxy.server.url, proxy.requests[method], connections, seconds / turns);
       total.cpu += cpuSeconds(pid) - cpuBefore;
       total.elapsed += (Date.now() - started) / 1000;
       total.requests += result.requestsPerSecond * (seconds / turns);
@@ -142,14 +151,23 @@ for (const flags of flagCounts) {
   const upstream = await startUpstream(buildDocument(flags));
   const proxies: Proxy[] = [];
   try {
-    for (const { name, start } of PROXIES) proxies.push({ name, server: await start(upstream.url) });
+    for (const { name, start } of PROXIES) {
+      const server = await start(upstream.url);
+      proxies.push({ name, server, requests: PROXY_REQUESTS });
+      if (name === "signalbox")
+        proxies.push({ name: "signalbox /api/frontend", server, requests: FRONTEND_API_REQUESTS });
+    }
     await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
-    const idle = proxies.map(({ server }) => residentMiB(server.child.pid!));
+    // One process may serve two rows: its memory is reported once.
+    const processes = proxies.filter(
+      (proxy, index) => proxies.findIndex((other) => other.server === proxy.server) === index,
+    );
+    const idle = processes.map(({ server }) => residentMiB(server.child.pid!));
     for (const method of ["GET", "POST"] as const) {
       for (const connections of connectionCounts)
         rows.push(...(await measure(proxies, flags, method, connections)));
     }
-    proxies.forEach(({ name, server }, index) => {
+    processes.forEach(({ name, server }, index) => {
       const row = { proxy: name, flags, idleMiB: idle[index]!, peakMiB: peakMiB(server.child.pid!) };
       memory.push(row);
       console.log(
@@ -163,7 +181,7 @@ for (const flags of flagCounts) {
 }
 
 const ratios: Record<string, number> = {};
-const isOurs = (row: { proxy: string }) => row.proxy === "signalbox";
+const isOurs = (row: { proxy: string }) => row.proxy.startsWith("signalbox");
 if (PROXIES.length > 1) {
   console.log("\nratios (signalbox / @unleash/proxy; CPU and memory: @unleash/proxy / signalbox):");
   for (const ours of rows.filter(isOurs)) {
@@ -175,11 +193,11 @@ if (PROXIES.length > 1) {
         row.connections === ours.connections,
     );
     if (!theirs) continue;
-    const key = `${ours.flags} flags ${ours.method} c=${ours.connections}`;
+    const key = `${ours.proxy === "signalbox" ? "" : `${ours.proxy.replace("signalbox ", "")} `}${ours.flags} flags ${ours.method} c=${ours.connections}`;
     ratios[key] = ours.rps / theirs.rps;
     ratios[`${key} CPU/request`] = theirs.cpuMicros / ours.cpuMicros;
     console.log(
-      `${key.padEnd(22)} req/s ${ratios[key]!.toFixed(1)}x  CPU per request ${ratios[`${key} CPU/request`]!.toFixed(1)}x less  ` +
+      `${key.padEnd(36)} req/s ${ratios[key]!.toFixed(1)}x  CPU per request ${ratios[`${key} CPU/request`]!.toFixed(1)}x less  ` +
         `p99 ${ours.p99} vs ${theirs.p99} ms`,
     );
   }

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { type ServerProcess, waitFor } from "../lib/process.js";
+import { SERVICE_TOKENS } from "./upstream.js";
 
 /** The committed bin, which runs the built dist/cli.js (`node scripts/build.mjs` first). */
 const SIGNALBOX_BIN =
@@ -69,6 +70,7 @@ export function startSignalbox(upstreamUrl: string): Promise<ServerProcess> {
       SERVICE_URL: upstreamUrl,
       SERVICE_API_TOKEN: "bench-token",
       SERVICE_PROXY_CLIENT_KEYS: "bench-key",
+      SERVICE_EDGE_TOKENS: SERVICE_TOKENS.client,
       SERVICE_FETCH_INTERVAL: "5000",
       HOST: "127.0.0.1",
       BACKUP_DIR: "off",
