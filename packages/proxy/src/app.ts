@@ -10,20 +10,22 @@ import { ReportBudget } from "./budget.js";
 import { type Environment, type ProxyConfig, type ProxyOptions, resolveConfig } from "./config.js";
 import { Forwarder } from "./edge/forward.js";
 import { type EdgeRouteDependencies, edgeRoutes } from "./edge/routes.js";
-import { Scopes } from "./edge/scopes.js";
+import { Scopes, upstreamSource } from "./edge/scopes.js";
 import { EdgeStreams } from "./edge/streams.js";
-import { TokenValidator } from "./edge/tokens.js";
+import { type TokenCheck, TokenValidator } from "./edge/tokens.js";
 import { errorHandler } from "./errors.js";
 import { Evaluations } from "./evaluation.js";
 import { createGuard } from "./guard.js";
 import { UsageMetrics } from "./metrics.js";
+import { OFFLINE_ENVIRONMENT, OfflineSource, OfflineTokens } from "./offline.js";
 import { Outbound } from "./outbound.js";
 import { OperationalMetrics } from "./prometheus.js";
 import { parseQuery } from "./querystring.js";
 import { ClientRegistrations } from "./registrations.js";
 import { UsageReporter } from "./reporter.js";
 import { type App, proxyRoutes, type RouteDependencies } from "./routes.js";
-import { FeatureSync } from "./sync.js";
+import type { ConfigSource } from "./source.js";
+import { FeatureSync, type SyncObserver } from "./sync.js";
 import { Upstream } from "./upstream.js";
 import { PROXY_VERSION } from "./version.js";
 
@@ -60,7 +62,7 @@ export interface SignalboxProxy {
 /** The HTTP side: parsers, error mapping, CORS, the guard, the routes and their OpenAPI document. */
 async function buildApp(
   config: ProxyConfig,
-  sync: FeatureSync,
+  sync: ConfigSource,
   deps: Omit<RouteDependencies, "config">,
   edge: Omit<EdgeRouteDependencies, "basePath">,
 ): Promise<App> {
@@ -136,19 +138,31 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
   const connectionId = randomUUID();
   const upstream = new Upstream({ ...config, connectionId }, outbound);
   const operational = new OperationalMetrics();
-  const sync = new FeatureSync({
-    upstream,
-    outbound,
-    compileOptions: { strategies: config.customStrategies, hostname: config.hostname },
-    refreshInterval: config.refreshInterval,
-    streaming: config.streaming,
-    streamRetryMs: config.streamRetryInterval,
-    storage: config.storageProvider,
-    storageKey: config.storageKey,
-    bootstrap: config.expBootstrap,
-    logger: config.logger,
-    observer: operational,
-  });
+  const compileOptions = { strategies: config.customStrategies, hostname: config.hostname };
+  const { offline } = config;
+  const fromFile = (observer: SyncObserver) =>
+    new OfflineSource({
+      file: offline!.bootstrapFile,
+      reloadMs: offline!.reloadInterval,
+      compileOptions,
+      logger: config.logger,
+      observer,
+    });
+  const sync: ConfigSource = offline
+    ? fromFile(operational)
+    : new FeatureSync({
+        upstream,
+        outbound,
+        compileOptions,
+        refreshInterval: config.refreshInterval,
+        streaming: config.streaming,
+        streamRetryMs: config.streamRetryInterval,
+        storage: config.storageProvider,
+        storageKey: config.storageKey,
+        bootstrap: config.expBootstrap,
+        logger: config.logger,
+        observer: operational,
+      });
   const budget = new ReportBudget({ logger: config.logger, observer: operational });
   const usage = new UsageMetrics(budget);
   const registrations = new ClientRegistrations(budget);
@@ -172,40 +186,49 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     { appName: config.serviceAppName, environment: config.environment },
     config.expCustomEnrichers,
   );
-  const upstreamSettings = { ...config, connectionId };
-  const validator = new TokenValidator(
-    {
-      serviceUrl: config.serviceUrl,
-      headers: { "user-agent": config.serviceAppName, "unleash-appname": config.serviceAppName },
-      revalidateMs: config.tokenRevalidationInterval,
-      refusedMs: REFUSED_MS,
-    },
-    outbound,
-  );
+  const validator: TokenCheck = offline
+    ? new OfflineTokens(offline.clientTokens, offline.frontendTokens)
+    : new TokenValidator(
+        {
+          serviceUrl: config.serviceUrl,
+          headers: { "user-agent": config.serviceAppName, "unleash-appname": config.serviceAppName },
+          revalidateMs: config.tokenRevalidationInterval,
+          refusedMs: REFUSED_MS,
+        },
+        outbound,
+      );
   const scopes = new Scopes({
-    upstream: upstreamSettings,
-    outbound,
-    compileOptions: { strategies: config.customStrategies, hostname: config.hostname },
-    refreshInterval: config.refreshInterval,
-    streaming: config.streaming,
-    streamRetryMs: config.streamRetryInterval,
-    storage: config.storageProvider,
-    storageKey: config.storageKey,
-    logger: config.logger,
+    compileOptions,
     observer: operational,
+    source: offline
+      ? (_secret, _label, _key, observer) => fromFile(observer)
+      : upstreamSource({
+          upstream: { ...config, connectionId },
+          outbound,
+          compileOptions,
+          refreshInterval: config.refreshInterval,
+          streaming: config.streaming,
+          streamRetryMs: config.streamRetryInterval,
+          storage: config.storageProvider,
+          storageKey: config.storageKey,
+          logger: config.logger,
+        }),
   });
   const streams = new EdgeStreams(validator, {
     maxStreams: config.streamingMaxConnections,
     keepAliveMs: KEEP_ALIVE_MS,
   });
-  const forwarder = new Forwarder({
-    serviceUrl: config.serviceUrl,
-    outbound,
-    budget,
-    interval: config.metricsInterval,
-    logger: config.logger,
-    observer: operational,
-  });
+  // Offline, SDKs' reports have nowhere to go: they are taken and dropped, as Unleash Edge does.
+  const forwarder = offline
+    ? undefined
+    : new Forwarder({
+        serviceUrl: config.serviceUrl,
+        outbound,
+        budget,
+        interval: config.metricsInterval,
+        logger: config.logger,
+        observer: operational,
+      });
   const app = await buildApp(
     config,
     sync,
@@ -214,8 +237,13 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
   );
 
   sync.start();
-  reporter.start();
-  void followConfiguredTokens(config, validator, scopes);
+  if (offline) {
+    // Every offline token reads the one file: its scope is there from the start.
+    scopes.forClient({ secret: "", kind: "client", environment: OFFLINE_ENVIRONMENT, projects: ["*"] });
+  } else {
+    reporter.start();
+    void followConfiguredTokens(config, validator, scopes);
+  }
 
   return {
     app,
@@ -229,7 +257,7 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
       streams.close();
       await Promise.all([sync.stop(), scopes.stop()]);
       await Promise.race([
-        Promise.all([reporter.stop(), forwarder.flush()]),
+        offline ? Promise.resolve() : Promise.all([reporter.stop(), forwarder?.flush()]),
         new Promise((resolve) => setTimeout(resolve, FINAL_FLUSH_MS).unref()),
       ]);
       await app.close();
@@ -239,7 +267,7 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
 }
 
 /** The configured client tokens' scopes are followed from the start, not from their first SDK. */
-async function followConfiguredTokens(config: ProxyConfig, validator: TokenValidator, scopes: Scopes) {
+async function followConfiguredTokens(config: ProxyConfig, validator: TokenCheck, scopes: Scopes) {
   for (const secret of config.edgeTokens) {
     const validation = await validator.validate(secret);
     if (validation.outcome === "valid" && validation.token.kind === "client")

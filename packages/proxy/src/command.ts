@@ -1,22 +1,23 @@
 import { ConfigError } from "./config.js";
 import { startStandalone } from "./standalone.js";
 import { StartupError } from "./startup.js";
-import { aliasOf, shownDefault, VARIABLES, type VariableName } from "./variables.js";
+import { aliasOf, edgeNameOf, shownDefault, VARIABLES, type VariableName } from "./variables.js";
 import { PROXY_VERSION } from "./version.js";
 
 const usage = () => {
   const names = Object.keys(VARIABLES) as VariableName[];
   const width = Math.max(...names.map((name) => name.length));
   return [
-    `signalbox-proxy ${PROXY_VERSION}: the Signalbox evaluation proxy, a drop-in for the Unleash Proxy.`,
+    `signalbox-proxy ${PROXY_VERSION}: the Signalbox evaluation proxy, a drop-in for the Unleash Proxy and for Unleash Edge.`,
     "",
     "Usage: signalbox-proxy [--help | --version]",
     "",
-    "Configured by environment variables; the @unleash/proxy name in brackets is read when the first is unset:",
+    "Configured by environment variables; the @unleash/proxy name in brackets, then Unleash Edge's in braces, are read when the first is unset:",
     ...names.map((name) => {
       const alias = aliasOf(name);
+      const edge = edgeNameOf(name);
       const meaning = VARIABLES[name].meaning;
-      return `  ${name.padEnd(width)}  ${meaning} (default: ${shownDefault(name)})${alias ? ` [${alias}]` : ""}`;
+      return `  ${name.padEnd(width)}  ${meaning} (default: ${shownDefault(name)})${alias ? ` [${alias}]` : ""}${edge ? ` {${edge}}` : ""}`;
     }),
     "",
   ].join("\n");

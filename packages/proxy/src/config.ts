@@ -70,6 +70,13 @@ export interface ProxyOptions {
   streamRetryInterval?: number;
   /** Client tokens of the flag service whose configurations the /api routes follow from the start. */
   edgeTokens?: string[];
+  /** Unleash Edge's offline mode: a features file served to the tokens listed, with no upstream. */
+  offline?: {
+    bootstrapFile?: string;
+    clientTokens?: string[];
+    frontendTokens?: string[];
+    reloadInterval?: number;
+  };
   tokenRevalidationInterval?: number;
   streamingMaxConnections?: number;
   metricsInterval?: number;
@@ -114,6 +121,10 @@ export interface ProxyConfig {
   streaming: boolean;
   streamRetryInterval: number;
   edgeTokens: string[];
+  /** Set in offline mode: no upstream, a file. */
+  offline:
+    | { bootstrapFile: string; clientTokens: string[]; frontendTokens: string[]; reloadInterval: number }
+    | undefined;
   tokenRevalidationInterval: number;
   streamingMaxConnections: number;
   metricsInterval: number;
@@ -299,7 +310,7 @@ function outgoingProxyOf(reader: Reader, name: "HTTP_PROXY" | "HTTPS_PROXY"): st
   return url;
 }
 
-function clientKeysOf(reader: Reader, options: ProxyOptions, logger: Logger): string[] {
+function clientKeysOf(reader: Reader, options: ProxyOptions, logger: Logger, optional: boolean): string[] {
   const keys = reader.list(options.clientKeys, "SERVICE_PROXY_CLIENT_KEYS");
   if (keys?.length) return keys;
   const secrets = reader.list(options.proxySecrets, "SERVICE_PROXY_SECRETS");
@@ -309,8 +320,24 @@ function clientKeysOf(reader: Reader, options: ProxyOptions, logger: Logger): st
     );
     return secrets;
   }
-  reader.required(undefined, "SERVICE_PROXY_CLIENT_KEYS");
+  if (!optional) reader.required(undefined, "SERVICE_PROXY_CLIENT_KEYS");
   return [];
+}
+
+function offlineOf(reader: Reader, option: ProxyOptions["offline"]): ProxyConfig["offline"] {
+  const bootstrapFile = reader.text(option?.bootstrapFile, "SERVICE_OFFLINE_BOOTSTRAP_FILE");
+  const clientTokens = reader.list(option?.clientTokens, "SERVICE_OFFLINE_CLIENT_TOKENS") ?? [];
+  const frontendTokens = reader.list(option?.frontendTokens, "SERVICE_OFFLINE_FRONTEND_TOKENS") ?? [];
+  const reloadInterval = reader.integer(option?.reloadInterval, "SERVICE_OFFLINE_RELOAD_INTERVAL");
+  if (bootstrapFile === undefined) {
+    if (clientTokens.length > 0 || frontendTokens.length > 0) {
+      reader.errors.push(
+        `${reader.label("SERVICE_OFFLINE_CLIENT_TOKENS")} and ${reader.label("SERVICE_OFFLINE_FRONTEND_TOKENS")} are for offline mode: set ${reader.label("SERVICE_OFFLINE_BOOTSTRAP_FILE")} too`,
+      );
+    }
+    return undefined;
+  }
+  return { bootstrapFile: resolve(bootstrapFile), clientTokens, frontendTokens, reloadInterval };
 }
 
 function tagsOf(reader: Reader, option: TagFilter[] | undefined): TagFilter[] {
@@ -489,11 +516,14 @@ export async function resolveConfig(
   const logger =
     options.logger ?? createLogger({ level: logLevel ?? "warn", format: logFormatOf(reader, options) });
 
-  const serviceUrl = serviceUrlOf(reader, reader.text(options.serviceUrl, "SERVICE_URL"));
-  const serviceApiToken = reader.required(
-    reader.text(options.serviceApiToken, "SERVICE_API_TOKEN"),
-    "SERVICE_API_TOKEN",
-  );
+  const offline = offlineOf(reader, options.offline);
+  // Offline, nothing is asked of a flag service: its address and token are not needed.
+  const serviceUrl = offline
+    ? (reader.text(options.serviceUrl, "SERVICE_URL") ?? "")
+    : serviceUrlOf(reader, reader.text(options.serviceUrl, "SERVICE_URL"));
+  const serviceApiToken = offline
+    ? (reader.text(options.serviceApiToken, "SERVICE_API_TOKEN") ?? "")
+    : reader.required(reader.text(options.serviceApiToken, "SERVICE_API_TOKEN"), "SERVICE_API_TOKEN");
   const serviceAppName = reader.textOr(options.serviceAppName, "SERVICE_APP_NAME");
   const projectName = reader.text(options.projectName, "SERVICE_PROJECT_NAME");
   const namePrefix = reader.text(options.namePrefix, "SERVICE_NAME_PREFIX");
@@ -505,7 +535,7 @@ export async function resolveConfig(
   const config: ProxyConfig = {
     serviceUrl,
     serviceApiToken,
-    clientKeys: clientKeysOf(reader, options, logger),
+    clientKeys: clientKeysOf(reader, options, logger, offline !== undefined),
     port: reader.integer(undefined, reader.has("PORT") ? "PORT" : "PROXY_PORT", 0, 65535),
     host: reader.textOr(undefined, "HOST"),
     proxyBasePath: sanitizeBasePath(options.proxyBasePath ?? reader.textOr(undefined, "PROXY_BASE_PATH")),
@@ -517,6 +547,7 @@ export async function resolveConfig(
     streaming: reader.boolean(options.streaming, "SERVICE_STREAMING"),
     streamRetryInterval: reader.integer(options.streamRetryInterval, "SERVICE_STREAM_RETRY_INTERVAL", 1),
     edgeTokens: reader.list(options.edgeTokens, "SERVICE_EDGE_TOKENS") ?? [],
+    offline,
     tokenRevalidationInterval: reader.integer(
       options.tokenRevalidationInterval,
       "SERVICE_TOKEN_REVALIDATION_INTERVAL",

@@ -3,7 +3,7 @@ import type { ContextEnricher } from "./config.js";
 import { type ContextSettings, createContext, enrichContext } from "./context.js";
 import { bodyWithEtag } from "./etag.js";
 import type { UsageMetrics } from "./metrics.js";
-import type { FeatureSync } from "./sync.js";
+import type { ConfigSource } from "./source.js";
 import { type SerializedResponse, type Spelling, serializeToggles } from "./toggles.js";
 
 /** What a route asks for: the flags on for a context, every flag, or exactly some names. */
@@ -44,7 +44,7 @@ export class Evaluations {
   private readonly featureDocuments = new WeakMap<Snapshot, SerializedResponse>();
 
   constructor(
-    private readonly sync: FeatureSync,
+    private readonly source: ConfigSource,
     private readonly usage: UsageMetrics,
     private readonly settings: ContextSettings,
     private readonly enrichers: readonly ContextEnricher[],
@@ -76,6 +76,6 @@ export class Evaluations {
 
   // Routes run only once the guard has seen a snapshot.
   private snapshot(): Snapshot {
-    return this.sync.snapshot!;
+    return this.source.snapshot!;
   }
 }

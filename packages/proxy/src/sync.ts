@@ -8,6 +8,7 @@ import {
 import { Backoff } from "./backoff.js";
 import type { Logger } from "./logger.js";
 import type { Outbound } from "./outbound.js";
+import type { ConfigSource } from "./source.js";
 import type { StorageProvider } from "./storage.js";
 import { fetchBootstrap, type StreamEnd, type StreamEvent, type Upstream } from "./upstream.js";
 
@@ -58,7 +59,7 @@ const STREAM_BACKOFF_MAX_MS = 30_000;
  * the new one, never a mix. Until the first configuration arrives (from upstream, storage or
  * bootstrap) there is no snapshot and the proxy is not ready.
  */
-export class FeatureSync {
+export class FeatureSync implements ConfigSource {
   private current: Snapshot | undefined;
   private etag: string | undefined;
   private hasUpstreamData = false;

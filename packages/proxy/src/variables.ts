@@ -13,7 +13,15 @@ export interface VariableSpec {
   readonly optionAlias?: string;
   /** The lower-case spelling counts too, as command-line tools have it for proxy variables. */
   readonly lowerCaseToo?: boolean;
+  /**
+   * Unleash Edge's name for the same setting, read when neither this name nor the alias is
+   * set, through `read` where Edge counts in other units (seconds for milliseconds).
+   */
+  readonly edge?: { readonly name: string; readonly read?: (raw: string) => string };
 }
+
+/** Edge's seconds as the proxy's milliseconds; anything else is left for the reader to refuse. */
+const seconds = (raw: string) => (/^\d+$/.test(raw) ? String(Number(raw) * 1000) : raw);
 
 /**
  * Every variable the proxy reads, in the order --help lists them. Configuration reads the
@@ -25,6 +33,7 @@ export const VARIABLES = {
     meaning: "API URL of the flag service, ending in /api (required)",
     alias: "UNLEASH_URL",
     optionAlias: "unleashUrl",
+    edge: { name: "UPSTREAM_URL", read: (raw) => `${raw.replace(/\/+$/, "")}/api` },
   },
   SERVICE_API_TOKEN: {
     option: "serviceApiToken",
@@ -44,7 +53,11 @@ export const VARIABLES = {
   },
   PORT: { fallback: 3000, meaning: "listening port" },
   PROXY_PORT: { fallback: 3000, meaning: "listening port when PORT is unset" },
-  HOST: { fallback: "0.0.0.0", meaning: "listening address (:: for every IPv6 and IPv4 address)" },
+  HOST: {
+    fallback: "0.0.0.0",
+    meaning: "listening address (:: for every IPv6 and IPv4 address)",
+    edge: { name: "INTERFACE" },
+  },
   PROXY_BASE_PATH: {
     option: "proxyBasePath",
     fallback: "",
@@ -70,11 +83,13 @@ export const VARIABLES = {
     fallback: 5000,
     meaning: "ms between polls of the flag service",
     alias: "UNLEASH_FETCH_INTERVAL",
+    edge: { name: "FEATURES_REFRESH_INTERVAL_SECONDS", read: seconds },
   },
   SERVICE_STREAMING: {
     option: "streaming",
     fallback: true,
     meaning: "follow the flag service's event stream where it has one (polling where it answers 404)",
+    edge: { name: "STREAMING" },
   },
   SERVICE_STREAM_RETRY_INTERVAL: {
     option: "streamRetryInterval",
@@ -85,24 +100,48 @@ export const VARIABLES = {
     option: "edgeTokens",
     meaning:
       "client tokens of the flag service whose configurations /api/client and /api/frontend serve from the start (others are followed once an SDK presents them)",
-    alias: "TOKENS",
+    edge: { name: "TOKENS" },
   },
   SERVICE_TOKEN_REVALIDATION_INTERVAL: {
     option: "tokenRevalidationInterval",
     fallback: 60000,
     meaning:
       "ms a flag service token presented on /api is trusted before the service is asked about it again",
+    edge: { name: "TOKEN_REVALIDATION_INTERVAL_SECONDS", read: seconds },
   },
   SERVICE_STREAMING_MAX_CONNECTIONS: {
     option: "streamingMaxConnections",
     fallback: 10000,
     meaning: "SDK streams on /api/client/streaming held at once; past it SDKs are told to poll",
   },
+  SERVICE_OFFLINE_BOOTSTRAP_FILE: {
+    option: "offline.bootstrapFile",
+    meaning:
+      "offline mode: a features file served with no flag service at all (SERVICE_URL and SERVICE_API_TOKEN are then not needed)",
+    edge: { name: "BOOTSTRAP_FILE" },
+  },
+  SERVICE_OFFLINE_CLIENT_TOKENS: {
+    option: "offline.clientTokens",
+    meaning: "offline mode: tokens server SDKs use on /api/client, comma-separated",
+    edge: { name: "CLIENT_TOKENS" },
+  },
+  SERVICE_OFFLINE_FRONTEND_TOKENS: {
+    option: "offline.frontendTokens",
+    meaning: "offline mode: tokens browser SDKs use on /api/frontend, comma-separated",
+    edge: { name: "FRONTEND_TOKENS" },
+  },
+  SERVICE_OFFLINE_RELOAD_INTERVAL: {
+    option: "offline.reloadInterval",
+    fallback: 0,
+    meaning: "offline mode: ms between reads of the features file; 0 reads it once",
+    edge: { name: "RELOAD_INTERVAL", read: seconds },
+  },
   SERVICE_METRICS_INTERVAL: {
     option: "metricsInterval",
     fallback: 30000,
     meaning: "ms between usage reports",
     alias: "UNLEASH_METRICS_INTERVAL",
+    edge: { name: "METRICS_INTERVAL_SECONDS", read: seconds },
   },
   SERVICE_METRICS_JITTER: {
     option: "metricsJitter",
@@ -141,6 +180,7 @@ export const VARIABLES = {
     shown: "./data/proxy for the signalbox-proxy command, none when embedded",
     meaning:
       "folder keeping the last configuration, served at start while the flag service is down; off disables it",
+    edge: { name: "BACKUP_FOLDER" },
   },
   LOG_LEVEL: { option: "logLevel", fallback: "warn", meaning: "debug, info, warn, error or fatal" },
   LOG_FORMAT: {
@@ -200,6 +240,10 @@ export const VARIABLES = {
     option: "httpOptions.rejectUnauthorized",
     fallback: true,
     meaning: "refuse upstream servers whose certificate does not verify",
+    edge: {
+      name: "SKIP_SSL_VERIFICATION",
+      read: (raw) => String(!["true", "1", "t"].includes(raw.toLowerCase())),
+    },
   },
   HTTP_PROXY: { meaning: "proxy for outgoing calls to http: URLs (http_proxy too)", lowerCaseToo: true },
   HTTPS_PROXY: { meaning: "proxy for outgoing calls to https: URLs (https_proxy too)", lowerCaseToo: true },
@@ -245,6 +289,10 @@ export function aliasOf(name: VariableName): string | undefined {
   return spec(name).alias;
 }
 
+export function edgeNameOf(name: VariableName): string | undefined {
+  return spec(name).edge?.name;
+}
+
 export function optionOf(name: VariableName): string | undefined {
   return spec(name).option;
 }
@@ -271,13 +319,15 @@ export function readEnvironment(env: Environment): ReadEnvironment {
   const sources = new Map<VariableName, string>();
   const notices: string[] = [];
   for (const name of Object.keys(VARIABLES) as VariableName[]) {
-    const { alias, lowerCaseToo } = spec(name);
-    const candidates = [name, lowerCaseToo ? name.toLowerCase() : undefined, alias];
+    const { alias, lowerCaseToo, edge } = spec(name);
+    const candidates = [name, lowerCaseToo ? name.toLowerCase() : undefined, alias, edge?.name];
     const source = candidates.find((candidate) => candidate && present(env[candidate]) !== undefined);
     if (source) {
-      values.set(name, present(env[source])!);
+      const raw = present(env[source])!;
+      values.set(name, source === edge?.name && edge.read ? edge.read(raw) : raw);
       sources.set(name, source);
     }
+    if (edge && source === edge.name) notices.push(`${edge.name} (Unleash Edge's name) is read as ${name}`);
     if (alias && present(env[alias]) !== undefined) {
       notices.push(
         source === alias

@@ -418,6 +418,52 @@ describe("a drop-in for @unleash/proxy", () => {
     });
   });
 
+  test("Unleash Edge's names are read too, converted where Edge counts in seconds or asks the opposite", async () => {
+    const logger = recordingLogger();
+    const config = await resolveConfig(
+      { logger },
+      {
+        UPSTREAM_URL: "http://unleash.test:4242/",
+        TOKENS: "*:development.a,*:production.b",
+        FEATURES_REFRESH_INTERVAL_SECONDS: "15",
+        METRICS_INTERVAL_SECONDS: "60",
+        TOKEN_REVALIDATION_INTERVAL_SECONDS: "3600",
+        SKIP_SSL_VERIFICATION: "true",
+        INTERFACE: "127.0.0.1",
+        SERVICE_API_TOKEN: "t",
+        SERVICE_PROXY_CLIENT_KEYS: "k",
+      },
+    );
+    expect(config).toMatchObject({
+      serviceUrl: "http://unleash.test:4242/api",
+      edgeTokens: ["*:development.a", "*:production.b"],
+      refreshInterval: 15_000,
+      metricsInterval: 60_000,
+      tokenRevalidationInterval: 3_600_000,
+      httpOptions: { rejectUnauthorized: false },
+      host: "127.0.0.1",
+    });
+    expect(logger.has("warn", "UPSTREAM_URL (Unleash Edge's name) is read as SERVICE_URL")).toBe(true);
+    const invalid = await failure(
+      resolveConfig({}, { ...REQUIRED, FEATURES_REFRESH_INTERVAL_SECONDS: "soon" }),
+    );
+    expect(invalid).toContain("refreshInterval (FEATURES_REFRESH_INTERVAL_SECONDS) must be a whole number");
+  });
+
+  test("offline mode needs no flag service: only the file and the tokens", async () => {
+    const config = await resolveConfig(
+      { logger: recordingLogger() },
+      { BOOTSTRAP_FILE: "features.json", CLIENT_TOKENS: "a,b", FRONTEND_TOKENS: "c", RELOAD_INTERVAL: "5" },
+    );
+    expect(config.offline).toEqual({
+      bootstrapFile: resolve("features.json"),
+      clientTokens: ["a", "b"],
+      frontendTokens: ["c"],
+      reloadInterval: 5000,
+    });
+    expect(config.clientKeys).toEqual([]);
+  });
+
   test("errors name the variable the operator wrote, and missing ones both names", async () => {
     const invalid = await failure(resolveConfig({}, { ...REQUIRED, UNLEASH_FETCH_INTERVAL: "soon" }));
     expect(invalid).toContain("refreshInterval (UNLEASH_FETCH_INTERVAL) must be a whole number");

@@ -17,14 +17,15 @@ import type { SerializedResponse } from "../toggles.js";
 import type { Forwarder } from "./forward.js";
 import type { Scope, Scopes } from "./scopes.js";
 import type { EdgeStreams } from "./streams.js";
-import type { KnownToken, TokenValidator } from "./tokens.js";
+import type { KnownToken, TokenCheck } from "./tokens.js";
 
 export interface EdgeRouteDependencies {
   basePath: string;
-  validator: TokenValidator;
+  validator: TokenCheck;
   scopes: Scopes;
   streams: EdgeStreams;
-  forwarder: Forwarder;
+  /** Where SDKs' reports go upstream; none offline, where they are taken and dropped. */
+  forwarder: Forwarder | undefined;
   /** How long a request for a scope seen for the first time waits for its configuration. */
   firstFetchMs: number;
 }
@@ -128,7 +129,7 @@ export function edgeRoutes(app: App, deps: EdgeRouteDependencies): void {
     }
     if (!scope.snapshot) {
       await Promise.race([
-        scope.sync.ready,
+        scope.source.ready,
         new Promise((resolve) => setTimeout(resolve, firstFetchMs).unref()),
       ]);
     }
@@ -251,7 +252,7 @@ export function edgeRoutes(app: App, deps: EdgeRouteDependencies): void {
         },
         (request, reply) => {
           const headers = forwardedHeaders(request, caller(request).token.secret);
-          forwarder.add(`${path}/${report.name}`, report.kind, headers, request.body);
+          forwarder?.add(`${path}/${report.name}`, report.kind, headers, request.body);
           reply.code(status).send(null);
         },
       );

@@ -3,6 +3,7 @@ import { type CompileOptions, compile, type DeltaEvent, type Snapshot } from "@s
 import { bodyWithEtag } from "../etag.js";
 import type { Logger } from "../logger.js";
 import type { Outbound } from "../outbound.js";
+import type { ConfigSource } from "../source.js";
 import type { StorageProvider } from "../storage.js";
 import { FeatureSync, type SyncObserver } from "../sync.js";
 import type { SerializedResponse } from "../toggles.js";
@@ -19,6 +20,18 @@ export interface Changes {
 }
 
 export interface ScopeSettings {
+  compileOptions: CompileOptions;
+  /** Told of every configuration fetched and installed, for the operational metrics. */
+  observer: SyncObserver;
+  /**
+   * Where a scope's configuration comes from: followed upstream with `secret`, or a file.
+   * `label` names the scope in log lines; `key` is a stable name for its backup.
+   */
+  source: (secret: string, label: string, key: string, observer: SyncObserver) => ConfigSource;
+}
+
+/** A scope's configuration followed from the flag service with one of its client tokens. */
+export function upstreamSource(settings: {
   upstream: Omit<UpstreamSettings, "serviceApiToken" | "projectName" | "namePrefix" | "tags">;
   outbound: Outbound;
   compileOptions: CompileOptions;
@@ -29,7 +42,35 @@ export interface ScopeSettings {
   /** Prefix of each scope's backup key; the scope's own part follows. */
   storageKey: string;
   logger: Logger;
-  observer: SyncObserver;
+}): ScopeSettings["source"] {
+  return (secret, label, key, observer) => {
+    const hash = createHash("sha256")
+      .update(`${settings.upstream.serviceUrl}\n${key}`)
+      .digest("hex")
+      .slice(0, 12);
+    return new FeatureSync({
+      upstream: new Upstream(
+        {
+          ...settings.upstream,
+          serviceApiToken: secret,
+          projectName: undefined,
+          namePrefix: undefined,
+          tags: [],
+        },
+        settings.outbound,
+      ),
+      outbound: settings.outbound,
+      compileOptions: settings.compileOptions,
+      refreshInterval: settings.refreshInterval,
+      streaming: settings.streaming,
+      streamRetryMs: settings.streamRetryMs,
+      storage: settings.storage,
+      storageKey: `${settings.storageKey}-scope-${hash}`,
+      bootstrap: undefined,
+      logger: scoped(settings.logger, label),
+      observer,
+    });
+  };
 }
 
 const keyOf = (environment: string, projects: readonly string[]) => `${environment}|${projects.join(",")}`;
@@ -56,14 +97,13 @@ function scoped(logger: Logger, label: string): Logger {
  * to it, so SDKs polling deltas or streaming get only what changed.
  */
 export class Scope {
-  readonly sync: FeatureSync;
+  readonly source: ConfigSource;
   private revision = 0;
   private previous: Snapshot | undefined;
   private readonly history: { revision: number; events: DeltaEvent[] }[] = [];
   private readonly listeners = new Set<(changes: Changes) => void>();
   private readonly documents = new WeakMap<Snapshot, SerializedResponse>();
   private readonly views = new WeakMap<Snapshot, Map<string, Snapshot>>();
-
   private readonly compileOptions: CompileOptions;
 
   constructor(
@@ -73,43 +113,22 @@ export class Scope {
     settings: ScopeSettings,
   ) {
     this.compileOptions = settings.compileOptions;
-    const label = `${environment} ${projects.join(",")}`;
-    const hash = createHash("sha256")
-      .update(`${settings.upstream.serviceUrl}\n${keyOf(environment, projects)}`)
-      .digest("hex")
-      .slice(0, 12);
-    this.sync = new FeatureSync({
-      upstream: new Upstream(
-        {
-          ...settings.upstream,
-          serviceApiToken: secret,
-          projectName: undefined,
-          namePrefix: undefined,
-          tags: [],
-        },
-        settings.outbound,
-      ),
-      outbound: settings.outbound,
-      compileOptions: settings.compileOptions,
-      refreshInterval: settings.refreshInterval,
-      streaming: settings.streaming,
-      streamRetryMs: settings.streamRetryMs,
-      storage: settings.storage,
-      storageKey: `${settings.storageKey}-scope-${hash}`,
-      bootstrap: undefined,
-      logger: scoped(settings.logger, label),
-      observer: {
+    this.source = settings.source(
+      secret,
+      `${environment} ${projects.join(",")}`,
+      keyOf(environment, projects),
+      {
         fetched: () => settings.observer.fetched(),
         updated: () => {
           settings.observer.updated();
           this.advance();
         },
       },
-    });
+    );
   }
 
   get snapshot(): Snapshot | undefined {
-    return this.sync.snapshot;
+    return this.source.snapshot;
   }
 
   /** The configuration as server-side SDKs read it, serialised once per snapshot. */
@@ -177,12 +196,12 @@ export class Scope {
   }
 
   start(): void {
-    this.sync.start();
+    this.source.start();
   }
 
   stop(): Promise<void> {
     this.listeners.clear();
-    return this.sync.stop();
+    return this.source.stop();
   }
 
   private advance(): void {

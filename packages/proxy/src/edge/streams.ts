@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Changes, Scope } from "./scopes.js";
-import type { TokenValidator } from "./tokens.js";
+import type { TokenCheck } from "./tokens.js";
 
 interface Stream {
   response: ServerResponse;
@@ -32,7 +32,7 @@ export class EdgeStreams {
   private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly validator: TokenValidator,
+    private readonly validator: TokenCheck,
     private readonly limits: StreamLimits,
   ) {}
 

@@ -16,6 +16,14 @@ export type Validation =
   /** The upstream could not be asked: nothing is known either way. */
   | { outcome: "unknown"; reason: string };
 
+/** What the /api routes ask about a secret: the flag service (TokenValidator), or offline mode's list. */
+export interface TokenCheck {
+  /** What the secret may see, from memory where it is fresh. */
+  validate(secret: string): Promise<Validation>;
+  /** The same, asked again once memory is stale: for a long-lived stream. */
+  revalidate(secret: string): Promise<Validation>;
+}
+
 export interface ValidatorSettings {
   /** The flag service's API URL, ending in /api: `/edge/validate` sits beside it. */
   serviceUrl: string;
@@ -45,7 +53,7 @@ const kindOf = (type: unknown): KnownToken["kind"] | undefined =>
  * for `refusedMs`, so that a stream of wrong secrets costs the upstream one call each at most
  * that often.
  */
-export class TokenValidator {
+export class TokenValidator implements TokenCheck {
   private readonly url: string;
   private readonly known = new Map<string, Entry>();
   private readonly asking = new Map<string, Promise<Validation>>();
