@@ -171,6 +171,32 @@ describe("the proxy as a relay for the service's own tokens", () => {
     await expect.poll(async () => (await viaProxy("/api/client/features", created.secret)).status).toBe(401);
   });
 
+  it("follows a scope with another of its tokens once the one it followed with is deleted", async () => {
+    const token = async (tokenName: string) =>
+      (
+        await running.admin("POST", "/api-tokens", {
+          tokenName,
+          type: "client",
+          environment: "development",
+          projects: ["default"],
+        })
+      ).secret as string;
+    const [first, second] = [await token("relay-first"), await token("relay-second")];
+    // The first founds the scope's configuration upstream; the second is served from it.
+    expect((await viaProxy("/api/client/features", first)).status).toBe(200);
+    expect((await viaProxy("/api/client/features", second)).status).toBe(200);
+    await running.admin("DELETE", `/api-tokens/${first}`);
+
+    await running.admin("POST", `${developmentOf("dark-mode")}/on`);
+    const darkMode = async () =>
+      (
+        (await (await viaProxy("/api/client/features", second)).json()) as {
+          features: { name: string; enabled: boolean }[];
+        }
+      ).features.find((feature) => feature.name === "dark-mode")?.enabled;
+    await expect.poll(darkMode, { timeout: 5000, interval: 50 }).toBe(true);
+  });
+
   it("answers 511 to a frontend token of an environment no client token it follows reads", async () => {
     const created = await running.admin("POST", "/api-tokens", {
       tokenName: "relay-production",

@@ -16,6 +16,8 @@ import { fetchBootstrap, type StreamEnd, type StreamEvent, type Upstream } from 
 export interface SyncObserver {
   fetched(): void;
   updated(): void;
+  /** The upstream refused the token (401/403): for whoever can follow with another one. */
+  denied?(): void;
 }
 
 export interface SyncOptions {
@@ -233,6 +235,7 @@ export class FeatureSync implements ConfigSource {
         this.recovered();
         return;
       case "denied":
+        observer.denied?.();
         // Polling on at the longest backoff, as the Unleash Java SDK does, rather than stopping
         // as the Node SDK does: a token fixed upstream is picked up without a restart.
         this.backoff.exhausted();

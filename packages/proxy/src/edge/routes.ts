@@ -128,10 +128,7 @@ export function edgeRoutes(app: App, deps: EdgeRouteDependencies): void {
       );
     }
     if (!scope.snapshot) {
-      await Promise.race([
-        scope.source.ready,
-        new Promise((resolve) => setTimeout(resolve, firstFetchMs).unref()),
-      ]);
+      await Promise.race([scope.ready, new Promise((resolve) => setTimeout(resolve, firstFetchMs).unref())]);
     }
     if (!scope.snapshot) {
       throw new Refusal(

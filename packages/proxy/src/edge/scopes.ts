@@ -97,7 +97,13 @@ function scoped(logger: Logger, label: string): Logger {
  * to it, so SDKs polling deltas or streaming get only what changed.
  */
 export class Scope {
-  readonly source: ConfigSource;
+  private source: ConfigSource;
+  /** The secret the source follows with, and the others of this scope seen since, to follow with when it is refused. */
+  private secret: string;
+  private readonly secrets = new Set<string>();
+  /** The last configuration of a source given up, served until its successor has one. */
+  private last: Snapshot | undefined;
+  private started = false;
   private revision = 0;
   private previous: Snapshot | undefined;
   private readonly history: { revision: number; events: DeltaEvent[] }[] = [];
@@ -110,25 +116,51 @@ export class Scope {
     readonly environment: string,
     readonly projects: readonly string[],
     secret: string,
-    settings: ScopeSettings,
+    private readonly settings: ScopeSettings,
   ) {
     this.compileOptions = settings.compileOptions;
-    this.source = settings.source(
-      secret,
-      `${environment} ${projects.join(",")}`,
-      keyOf(environment, projects),
-      {
-        fetched: () => settings.observer.fetched(),
-        updated: () => {
-          settings.observer.updated();
-          this.advance();
-        },
+    this.secret = secret;
+    this.secrets.add(secret);
+    this.source = this.follow(secret);
+  }
+
+  /** Another token of this scope, kept to follow with should the current one be revoked. */
+  seen(secret: string): void {
+    this.secrets.add(secret);
+  }
+
+  /** Resolves once there is a configuration to serve. */
+  get ready(): Promise<void> {
+    return this.source.ready;
+  }
+
+  private follow(secret: string): ConfigSource {
+    const { settings } = this;
+    const label = `${this.environment} ${this.projects.join(",")}`;
+    return settings.source(secret, label, keyOf(this.environment, this.projects), {
+      fetched: () => settings.observer.fetched(),
+      updated: () => {
+        settings.observer.updated();
+        this.advance();
       },
-    );
+      // The token this scope was followed with is gone (revoked, rotated): another one of the
+      // same scope takes over, and what was served stays in service meanwhile.
+      denied: () => {
+        this.secrets.delete(secret);
+        const next = this.secrets.values().next().value;
+        if (secret !== this.secret || next === undefined) return;
+        this.last = this.snapshot;
+        const previous = this.source;
+        this.secret = next;
+        this.source = this.follow(next);
+        void previous.stop();
+        if (this.started) this.source.start();
+      },
+    });
   }
 
   get snapshot(): Snapshot | undefined {
-    return this.source.snapshot;
+    return this.source.snapshot ?? this.last;
   }
 
   /** The configuration as server-side SDKs read it, serialised once per snapshot. */
@@ -196,6 +228,7 @@ export class Scope {
   }
 
   start(): void {
+    this.started = true;
     this.source.start();
   }
 
@@ -236,6 +269,8 @@ export class Scopes {
       scope = new Scope(token.environment, token.projects, token.secret, this.settings);
       this.scopes.set(key, scope);
       if (!this.stopped) scope.start();
+    } else {
+      scope.seen(token.secret);
     }
     return scope;
   }
