@@ -197,6 +197,38 @@ describe("the proxy as a relay for the service's own tokens", () => {
     await expect.poll(darkMode, { timeout: 5000, interval: 50 }).toBe(true);
   });
 
+  it("narrows the listing by the SDK's own project and namePrefix filters, as the service does", async () => {
+    const names = async (query: string) =>
+      (
+        (await (await viaProxy(`/api/client/features?${query}`, CLIENT)).json()) as {
+          features: { name: string }[];
+        }
+      ).features
+        .map((feature) => feature.name)
+        .sort();
+    const direct = async (query: string) =>
+      (
+        (await (
+          await fetch(`${running.service.url}/api/client/features?${query}`, {
+            headers: { authorization: CLIENT },
+          })
+        ).json()) as {
+          features: { name: string }[];
+        }
+      ).features
+        .map((feature) => feature.name)
+        .sort();
+    for (const query of [
+      "namePrefix=welcome",
+      "project=default",
+      "project=elsewhere",
+      "project=default&namePrefix=dark",
+    ]) {
+      expect(await names(query), query).toEqual(await direct(query));
+    }
+    expect(await names("namePrefix=welcome")).toEqual(["welcome-banner"]);
+  });
+
   it("answers 511 to a frontend token of an environment no client token it follows reads", async () => {
     const created = await running.admin("POST", "/api-tokens", {
       tokenName: "relay-production",

@@ -69,6 +69,13 @@ const refusals = {
   [ERRORS.ServiceUnavailable]: ErrorBody,
 };
 
+/** An SDK's own filters on its listing, as the service reads them. */
+const FeatureFilters = Type.Object({
+  project: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  namePrefix: Type.Optional(Type.String()),
+  tag: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+});
+
 /** Frontend tokens are served only beside a client token of their environment (511 without one). */
 const NO_CLIENT_TOKEN = 511;
 const frontendRefusals = { ...refusals, [NO_CLIENT_TOKEN]: ErrorBody };
@@ -167,10 +174,16 @@ export function edgeRoutes(app: App, deps: EdgeRouteDependencies): void {
       ...client,
       schema: {
         summary: "The configuration a client token sees, as the flag service serves it",
+        description: "`project` and `namePrefix` narrow it, as on the service; `tag` is not applied here.",
+        querystring: FeatureFilters,
         response: { 200: ClientFeaturesSchema, ...refusals },
       },
     },
-    (request, reply) => answer(request, reply, caller(request).scope.document()),
+    (request, reply) => {
+      const { project, namePrefix } = request.query;
+      const projects = project === undefined ? undefined : [project].flat();
+      answer(request, reply, caller(request).scope.document({ projects, namePrefix }));
+    },
   );
 
   app.get(

@@ -10,6 +10,8 @@ import type { SerializedResponse } from "../toggles.js";
 import { Upstream, type UpstreamSettings } from "../upstream.js";
 import type { KnownToken } from "./tokens.js";
 
+/** Serialised documents kept per configuration, one per distinct SDK filter. */
+const FILTERS_KEPT = 64;
 /** Revisions whose changes a scope remembers, for SDKs that poll deltas or reconnect a stream. */
 const HISTORY = 100;
 
@@ -108,7 +110,7 @@ export class Scope {
   private previous: Snapshot | undefined;
   private readonly history: { revision: number; events: DeltaEvent[] }[] = [];
   private readonly listeners = new Set<(changes: Changes) => void>();
-  private readonly documents = new WeakMap<Snapshot, SerializedResponse>();
+  private readonly documents = new WeakMap<Snapshot, Map<string, SerializedResponse>>();
   private readonly views = new WeakMap<Snapshot, Map<string, Snapshot>>();
   private readonly compileOptions: CompileOptions;
 
@@ -163,13 +165,32 @@ export class Scope {
     return this.source.snapshot ?? this.last;
   }
 
-  /** The configuration as server-side SDKs read it, serialised once per snapshot. */
-  document(): SerializedResponse {
+  /**
+   * The configuration as server-side SDKs read it, serialised once per snapshot and filter:
+   * the SDK's own `project` and `namePrefix` filters narrow what its token sees.
+   */
+  document(filter: { projects?: readonly string[]; namePrefix?: string } = {}): SerializedResponse {
     const snapshot = this.snapshot!;
-    let document = this.documents.get(snapshot);
+    const key = `${filter.projects?.join(",") ?? "*"}|${filter.namePrefix ?? ""}`;
+    let documents = this.documents.get(snapshot);
+    if (!documents) {
+      documents = new Map();
+      this.documents.set(snapshot, documents);
+    }
+    let document = documents.get(key);
     if (!document) {
-      document = bodyWithEtag(JSON.stringify(snapshot.toClientFeatures()));
-      this.documents.set(snapshot, document);
+      const { projects, namePrefix } = filter;
+      const listing = snapshot.toClientFeatures();
+      if (projects || namePrefix) {
+        listing.features = listing.features.filter(
+          (feature) =>
+            (!projects || projects.includes(feature.project ?? "default")) &&
+            (!namePrefix || feature.name.startsWith(namePrefix)),
+        );
+      }
+      document = bodyWithEtag(JSON.stringify(listing));
+      // SDKs choose their filters: only so many are kept per configuration.
+      if (documents.size < FILTERS_KEPT) documents.set(key, document);
     }
     return document;
   }
