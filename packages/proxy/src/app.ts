@@ -148,21 +148,20 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
       logger: config.logger,
       observer,
     });
+  // How configurations are followed upstream, for the proxy's own token and for each scope of the /api routes.
+  const following = {
+    outbound,
+    compileOptions,
+    refreshInterval: config.refreshInterval,
+    streaming: config.streaming,
+    streamRetryMs: config.streamRetryInterval,
+    storage: config.storageProvider,
+    storageKey: config.storageKey,
+    logger: config.logger,
+  };
   const sync: ConfigSource = offline
     ? fromFile(operational)
-    : new FeatureSync({
-        upstream,
-        outbound,
-        compileOptions,
-        refreshInterval: config.refreshInterval,
-        streaming: config.streaming,
-        streamRetryMs: config.streamRetryInterval,
-        storage: config.storageProvider,
-        storageKey: config.storageKey,
-        bootstrap: config.expBootstrap,
-        logger: config.logger,
-        observer: operational,
-      });
+    : new FeatureSync({ ...following, upstream, bootstrap: config.expBootstrap, observer: operational });
   const budget = new ReportBudget({ logger: config.logger, observer: operational });
   const usage = new UsageMetrics(budget);
   const registrations = new ClientRegistrations(budget);
@@ -202,17 +201,7 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     observer: operational,
     source: offline
       ? (_secret, _label, _key, observer) => fromFile(observer)
-      : upstreamSource({
-          upstream: { ...config, connectionId },
-          outbound,
-          compileOptions,
-          refreshInterval: config.refreshInterval,
-          streaming: config.streaming,
-          streamRetryMs: config.streamRetryInterval,
-          storage: config.storageProvider,
-          storageKey: config.storageKey,
-          logger: config.logger,
-        }),
+      : upstreamSource({ ...following, upstream: { ...config, connectionId } }),
   });
   const streams = new EdgeStreams(validator, {
     maxStreams: config.streamingMaxConnections,

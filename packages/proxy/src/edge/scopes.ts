@@ -2,10 +2,8 @@ import { createHash } from "node:crypto";
 import { type CompileOptions, compile, type DeltaEvent, type Snapshot } from "@signalbox/engine";
 import { bodyWithEtag } from "../etag.js";
 import type { Logger } from "../logger.js";
-import type { Outbound } from "../outbound.js";
 import type { ConfigSource } from "../source.js";
-import type { StorageProvider } from "../storage.js";
-import { FeatureSync, type SyncObserver } from "../sync.js";
+import { FeatureSync, type SyncObserver, type SyncOptions } from "../sync.js";
 import type { SerializedResponse } from "../toggles.js";
 import { Upstream, type UpstreamSettings } from "../upstream.js";
 import type { KnownToken } from "./tokens.js";
@@ -33,24 +31,18 @@ export interface ScopeSettings {
 }
 
 /** A scope's configuration followed from the flag service with one of its client tokens. */
-export function upstreamSource(settings: {
-  upstream: Omit<UpstreamSettings, "serviceApiToken" | "projectName" | "namePrefix" | "tags">;
-  outbound: Outbound;
-  compileOptions: CompileOptions;
-  refreshInterval: number;
-  streaming: boolean;
-  streamRetryMs: number;
-  storage: StorageProvider | undefined;
-  /** Prefix of each scope's backup key; the scope's own part follows. */
-  storageKey: string;
-  logger: Logger;
-}): ScopeSettings["source"] {
+export function upstreamSource(
+  settings: Omit<SyncOptions, "upstream" | "bootstrap" | "observer"> & {
+    upstream: Omit<UpstreamSettings, "serviceApiToken" | "projectName" | "namePrefix" | "tags">;
+  },
+): ScopeSettings["source"] {
   return (secret, label, key, observer) => {
     const hash = createHash("sha256")
       .update(`${settings.upstream.serviceUrl}\n${key}`)
       .digest("hex")
       .slice(0, 12);
     return new FeatureSync({
+      ...settings,
       upstream: new Upstream(
         {
           ...settings.upstream,
@@ -61,12 +53,7 @@ export function upstreamSource(settings: {
         },
         settings.outbound,
       ),
-      outbound: settings.outbound,
-      compileOptions: settings.compileOptions,
-      refreshInterval: settings.refreshInterval,
-      streaming: settings.streaming,
-      streamRetryMs: settings.streamRetryMs,
-      storage: settings.storage,
+      // Each scope's backup apart: the prefix, then the scope's own part.
       storageKey: `${settings.storageKey}-scope-${hash}`,
       bootstrap: undefined,
       logger: scoped(settings.logger, label),
