@@ -60,9 +60,13 @@ async function start(entry: string, env: Record<string, string>, execArgv: strin
 
 /**
  * `signalbox-proxy`; `BENCH_PROXY_NODE_FLAGS` (space-separated) adds Node options to its
- * process, to try one before setting it where the proxy is started.
+ * process, to try one before setting it where the proxy is started. `env` overrides its
+ * variables, for another upstream's tokens.
  */
-export function startSignalbox(upstreamUrl: string): Promise<ServerProcess> {
+export function startSignalbox(
+  upstreamUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const flags = (process.env.BENCH_PROXY_NODE_FLAGS ?? "").split(" ").filter(Boolean);
   return start(
     SIGNALBOX_BIN,
@@ -74,6 +78,7 @@ export function startSignalbox(upstreamUrl: string): Promise<ServerProcess> {
       SERVICE_FETCH_INTERVAL: "5000",
       HOST: "127.0.0.1",
       BACKUP_DIR: "off",
+      ...env,
     },
     flags,
   );

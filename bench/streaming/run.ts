@@ -2,7 +2,9 @@
 // Signalbox instance, and the time until the Node SDK in streaming mode, connected to a
 // second instance on the same PostgreSQL database, reports it; beside it the reference
 // (unleash-server 8.2, whose open-source edition has no streaming) with the same SDK polling
-// at 1 s, the shortest interval anyone runs. (2) Fan-out: N raw streams on one instance, the
+// at 1 s, the shortest interval anyone runs; and the same SDK streaming from the Signalbox
+// proxy (in Unleash Edge's place, with the service's own token) that follows instance B by
+// streaming. (2) Fan-out: N raw streams on one instance, the
 // time for one change to reach all of them, and the instance's resident memory per stream.
 //
 //   BENCH_CHANGES (200)  changes timed per side
@@ -16,6 +18,7 @@ import { buildDocument } from "../engine/config.js";
 import { freshDatabase } from "../lib/database.js";
 import { freePort, residentMiB, type ServerProcess, startServer, waitFor } from "../lib/process.js";
 import { saveResult } from "../lib/results.js";
+import { startSignalbox } from "../proxy/servers.js";
 
 const changes = Number(process.env.BENCH_CHANGES ?? 200);
 const flagCount = Number(process.env.BENCH_FLAGS ?? 350);
@@ -157,6 +160,7 @@ const writer = await start("signalbox A", "../client-api/signalbox.ts", database
 const reader = await start("signalbox B", "../client-api/signalbox.ts", databases.signalbox);
 const reference = await start("reference", "../client-api/reference.ts", databases.reference);
 const sdks: Unleash[] = [];
+let relay: ServerProcess | undefined;
 try {
   await prepare(writer.url);
   await prepare(reference.url);
@@ -166,6 +170,13 @@ try {
   const polling = await sdkOn(reference.url, "polling");
   sdks.push(streaming, polling);
   const signalboxTimes = await changeToSdk(writer.url, streaming);
+  relay = await startSignalbox(`${reader.url}/api`, {
+    SERVICE_API_TOKEN: clientToken,
+    SERVICE_EDGE_TOKENS: clientToken,
+  });
+  const relayed = await sdkOn(relay.url, "streaming");
+  sdks.push(relayed);
+  const relayTimes = await changeToSdk(writer.url, relayed);
   signalboxOn = streaming.isEnabled(FLAG);
   const referenceTimes = await changeToSdk(reference.url, polling);
   const row = (name: string, times: number[]) => ({
@@ -176,6 +187,7 @@ try {
   });
   const latency = [
     row("signalbox: streaming SDK on instance B, change on instance A", signalboxTimes),
+    row("signalbox: streaming SDK on the proxy following instance B, change on instance A", relayTimes),
     row("reference: polling SDK, refreshInterval 1 s", referenceTimes),
   ];
   console.log("\nchange → SDK (ms)");
@@ -234,12 +246,14 @@ try {
     bench: "streaming",
     figures: [...latency, ...fanout],
     ratios: {
-      "change → SDK p50 (reference / signalbox)": latency[1]!.p50 / latency[0]!.p50,
-      "change → SDK p99 (reference / signalbox)": latency[1]!.p99 / latency[0]!.p99,
+      "change → SDK p50 (reference / signalbox)": latency[2]!.p50 / latency[0]!.p50,
+      "change → SDK p99 (reference / signalbox)": latency[2]!.p99 / latency[0]!.p99,
+      "change → SDK through the proxy p50 (reference / signalbox)": latency[2]!.p50 / latency[1]!.p50,
+      "change → SDK through the proxy p99 (reference / signalbox)": latency[2]!.p99 / latency[1]!.p99,
     },
   });
 } finally {
   for (const sdk of sdks) sdk.destroy();
-  await Promise.all([writer.stop(), reader.stop(), reference.stop()]);
+  await Promise.all([writer.stop(), reader.stop(), reference.stop(), relay?.stop()]);
 }
 process.exit(0);

@@ -35,12 +35,18 @@ export interface ValidatorSettings {
 }
 
 interface Entry {
-  validation: Validation;
+  validation: Extract<Validation, { outcome: "valid" }>;
   at: number;
 }
 
-/** Secrets remembered at most; past it the oldest is forgotten (and asked about again if it returns). */
+/**
+ * Valid secrets remembered at most, and refused ones apart, so that a flood of wrong secrets
+ * never pushes out the valid ones; past it the oldest is forgotten (and asked about again if
+ * it returns).
+ */
 const REMEMBERED = 10_000;
+/** Secrets being asked about at once; past it an unknown secret is answered "cannot ask now" (503). */
+const ASKING_AT_ONCE = 64;
 
 const kindOf = (type: unknown): KnownToken["kind"] | undefined =>
   type === "client" || type === "backend" ? "client" : type === "frontend" ? "frontend" : undefined;
@@ -51,11 +57,12 @@ const kindOf = (type: unknown): KnownToken["kind"] | undefined =>
  * valid secret is trusted for `revalidateMs` and then asked about again while it keeps
  * being served, so a revoked one stops working within that time; a refused one is refused
  * for `refusedMs`, so that a stream of wrong secrets costs the upstream one call each at most
- * that often.
+ * that often, and no more than a few calls at once.
  */
 export class TokenValidator implements TokenCheck {
   private readonly url: string;
   private readonly known = new Map<string, Entry>();
+  private readonly refused = new Map<string, number>();
   private readonly asking = new Map<string, Promise<Validation>>();
 
   constructor(
@@ -73,12 +80,14 @@ export class TokenValidator implements TokenCheck {
   async validate(secret: string): Promise<Validation> {
     const entry = this.known.get(secret);
     if (entry) {
-      const age = this.now() - entry.at;
-      if (entry.validation.outcome === "valid") {
-        if (age >= this.settings.revalidateMs) void this.ask(secret);
-        return entry.validation;
-      }
-      if (entry.validation.outcome === "invalid" && age < this.settings.refusedMs) return entry.validation;
+      if (this.now() - entry.at >= this.settings.revalidateMs) void this.ask(secret);
+      return entry.validation;
+    }
+    const refusedAt = this.refused.get(secret);
+    if (refusedAt !== undefined && this.now() - refusedAt < this.settings.refusedMs)
+      return { outcome: "invalid" };
+    if (this.asking.size >= ASKING_AT_ONCE && !this.asking.has(secret)) {
+      return { outcome: "unknown", reason: "too many tokens are being checked at once" };
     }
     return this.ask(secret);
   }
@@ -133,8 +142,15 @@ export class TokenValidator implements TokenCheck {
     // An upstream that cannot answer changes nothing: a secret known valid stays so.
     if (validation.outcome === "unknown") return this.known.get(secret)?.validation ?? validation;
     this.known.delete(secret);
-    if (this.known.size >= REMEMBERED) this.known.delete(this.known.keys().next().value!);
-    this.known.set(secret, { validation, at: this.now() });
+    this.refused.delete(secret);
+    if (validation.outcome === "valid") remember(this.known, secret, { validation, at: this.now() });
+    else remember(this.refused, secret, this.now());
     return validation;
   }
+}
+
+/** Adds to a bounded map, forgetting its oldest entry when full. */
+function remember<T>(map: Map<string, T>, key: string, value: T): void {
+  if (map.size >= REMEMBERED) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }
