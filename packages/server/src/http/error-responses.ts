@@ -45,7 +45,7 @@ export const ERROR_MEANINGS = {
   409: "It conflicts with what exists: a name already taken, or something in a state that does not allow this.",
   413: "The request body is larger than the server accepts.",
   415: "The request body is not sent as application/json.",
-  429: "Too many failed attempts: wait as long as Retry-After says.",
+  429: "Too many: failed logins (wait as long as Retry-After says), or streams on this instance (poll instead).",
   502: "A service this one depends on (the OpenID provider) could not be used.",
 } as const;
 
@@ -54,7 +54,8 @@ export type ErrorStatus = keyof typeof ERROR_MEANINGS;
 /**
  * What the code gives beyond what a route's shape says (see errorStatuses), keyed
  * "METHOD url": names already taken and objects in the wrong state (409), objects named in
- * the body (404), failed logins and reset links (401, 429), single sign-on when it is off
+ * the body (404), failed logins and reset links (401, 429), streams past an instance's limit
+ * (429), single sign-on when it is off
  * (404), refused (401, 403) or its provider unreachable (502).
  * `without` is a status the shape suggests but the route never gives.
  */
@@ -108,6 +109,7 @@ export const ERROR_EXCEPTIONS: Record<string, { with?: ErrorStatus[]; without?: 
   "PUT /api/admin/projects/:projectId/change-requests/:id/changes/:changeId": { with: [409] },
   "DELETE /api/admin/projects/:projectId/change-requests/:id/changes/:changeId": { with: [409] },
   "POST /auth/simple/login": { with: [401, 429] },
+  "GET /api/client/streaming": { with: [429] },
   // A logout form's body is not read, but one sent as JSON is parsed, and can be malformed.
   "POST /logout": { with: [400] },
   "GET /auth/reset/validate": { with: [401] },
