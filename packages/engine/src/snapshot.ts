@@ -206,6 +206,11 @@ export class Snapshot {
     return [...this.featureMap.values()];
   }
 
+  /** One flag's definition as the service sent it. */
+  definition(name: string): FeatureDefinition | undefined {
+    return this.featureMap.get(name);
+  }
+
   get segments(): SegmentDefinition[] {
     return [...this.segmentMap.values()];
   }

@@ -18,6 +18,7 @@ import { Evaluations } from "./evaluation.js";
 import { createGuard } from "./guard.js";
 import { UsageMetrics } from "./metrics.js";
 import { OFFLINE_ENVIRONMENT, OfflineSource, OfflineTokens } from "./offline.js";
+import { ofrepRoutes } from "./ofrep-routes.js";
 import { Outbound } from "./outbound.js";
 import { OperationalMetrics } from "./prometheus.js";
 import { parseQuery } from "./querystring.js";
@@ -79,7 +80,7 @@ async function buildApp(
   await app.register(cors, { ...config.cors, strictPreflight: false });
   // Before the body is read and before readiness and keys are checked: a path that does not
   // exist is 404 for everyone, not a 503, 401 or 400 that sends the caller after the wrong problem.
-  const routes = `${config.proxyBasePath}/proxy, and those for the flag service's tokens with ${config.proxyBasePath}/api/client and ${config.proxyBasePath}/api/frontend`;
+  const routes = `${config.proxyBasePath}/proxy, those for the flag service's tokens with ${config.proxyBasePath}/api/client and ${config.proxyBasePath}/api/frontend, and OpenFeature's with ${config.proxyBasePath}/ofrep/v1`;
   app.addHook("onRequest", (request, reply, done) => {
     if (!request.is404) return done();
     const path = request.url.split("?")[0];
@@ -111,6 +112,7 @@ async function buildApp(
   }
   proxyRoutes(app, { ...deps, config });
   edgeRoutes(app, { ...edge, basePath: config.proxyBasePath });
+  ofrepRoutes(app, { basePath: config.proxyBasePath, evaluations: deps.evaluations });
   await app.ready();
   return app;
 }

@@ -1,4 +1,12 @@
 import type { Context, Evaluation, Snapshot } from "@signalbox/engine";
+import {
+  flagNotFound,
+  needsTargetingKey,
+  type OfrepEvaluation,
+  ofrepEvaluation,
+  ofrepFields,
+  targetingKeyMissing,
+} from "@signalbox/protocol";
 import type { ContextEnricher } from "./config.js";
 import { type ContextSettings, createContext, enrichContext } from "./context.js";
 import { bodyWithEtag } from "./etag.js";
@@ -55,6 +63,36 @@ export class Evaluations {
     // Without enrichers the whole answer stays synchronous.
     if (this.enrichers.length === 0) return this.evaluate(context, query);
     return enrichContext(context, this.enrichers).then((enriched) => this.evaluate(enriched, query));
+  }
+
+  /**
+   * OpenFeature's answers (OFREP) for a context: one flag by key, or every flag. One
+   * evaluation by key counts as usage, as a named flag on /proxy does.
+   */
+  ofrep(query: {
+    input: Record<string, unknown> | undefined;
+    clientAddress: () => string;
+    key?: string;
+  }): OfrepEvaluation[] | Promise<OfrepEvaluation[]> {
+    const context = createContext(ofrepFields(query.input ?? {}), query.clientAddress, this.settings);
+    const answer = (enriched: Context) => {
+      const snapshot = this.snapshot();
+      const options = { stickinessFallback: String(Math.floor(Math.random() * 1_000_000_000)) };
+      const keys = query.key === undefined ? snapshot.features.map((feature) => feature.name) : [query.key];
+      return keys.map((name) => {
+        const definition = snapshot.definition(name);
+        if (!definition) return flagNotFound(name);
+        if (enriched.userId === undefined && needsTargetingKey(definition)) return targetingKeyMissing(name);
+        const explained = snapshot.explain(name, enriched, options);
+        if (query.key !== undefined) {
+          const { variant } = explained;
+          this.usage.count(name, explained.enabled, variant.enabled ? variant.name : undefined);
+        }
+        return ofrepEvaluation(explained, definition, enriched);
+      });
+    };
+    if (this.enrichers.length === 0) return answer(context);
+    return enrichContext(context, this.enrichers).then(answer);
   }
 
   /** The configuration as server-side SDKs read it; serialised once per snapshot. */

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fast
  * Who may call a route: client keys, server-side SDK tokens, either, or anyone; `edge`
  * routes take the flag service's own tokens and check them (and their readiness) themselves.
  */
-export type Access = "client" | "server" | "client-or-server" | "public" | "edge";
+export type Access = "client" | "server" | "client-or-server" | "public" | "edge" | "ofrep";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -45,6 +45,13 @@ export function createGuard({
     const clientKey = request.headers[clientKeysHeaderName];
     return typeof clientKey === "string" && clients.has(clientKey);
   };
+  // OpenFeature's providers send a key as `Authorization: Bearer <key>` or in `X-API-Key`.
+  const isOfrepClient = (request: FastifyRequest) => {
+    const { authorization } = request.headers;
+    const apiKey = request.headers["x-api-key"];
+    const key = typeof apiKey === "string" ? apiKey : authorization?.replace(/^Bearer /, "");
+    return typeof key === "string" && clients.has(key);
+  };
   const isServer = (request: FastifyRequest) => {
     const serverToken = request.headers.authorization;
     return typeof serverToken === "string" && servers.has(serverToken);
@@ -54,6 +61,7 @@ export function createGuard({
     client: isClient,
     server: isServer,
     "client-or-server": (request) => isClient(request) || isServer(request),
+    ofrep: isOfrepClient,
   };
   return (access) => {
     if (access === "edge") return (_request, _reply, done) => done();

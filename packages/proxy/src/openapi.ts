@@ -30,6 +30,7 @@ const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
   server: [{ serverToken: [] }],
   "client-or-server": [{ clientKey: [] }, { serverToken: [] }],
   edge: [{ serviceToken: [] }],
+  ofrep: [{ clientKey: [] }, { apiKey: [] }],
 };
 
 const apiKey = (description: string, name: string) => ({
@@ -77,6 +78,7 @@ export async function registerOpenApi(app: App, settings: OpenApiSettings): Prom
         securitySchemes: {
           clientKey: apiKey("One of the proxy's client keys.", settings.clientKeysHeaderName),
           serverToken: apiKey("A server-side SDK token (expServerSideSdkConfig.tokens).", "authorization"),
+          apiKey: apiKey("One of the proxy's client keys, as OpenFeature providers send it.", "x-api-key"),
           serviceToken: apiKey(
             "A client token (/api/client) or frontend token (/api/frontend) of the flag service, checked there.",
             "authorization",

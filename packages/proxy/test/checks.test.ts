@@ -24,7 +24,7 @@ async function expectNotFoundForEveryone(proxy: SignalboxProxy) {
     const response = await proxy.app.inject(call);
     expect(response.statusCode, `${call.method} ${call.url}`).toBe(404);
     expect(response.json().error).toBe(
-      `Not found: ${call.method} ${call.url.split("?")[0]}. The proxy's routes start with /proxy, and those for the flag service's tokens with /api/client and /api/frontend.`,
+      `Not found: ${call.method} ${call.url.split("?")[0]}. The proxy's routes start with /proxy, those for the flag service's tokens with /api/client and /api/frontend, and OpenFeature's with /ofrep/v1.`,
     );
   }
 }

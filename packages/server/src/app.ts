@@ -47,6 +47,7 @@ import { FeatureTagService } from "./domains/features/tags/service.js";
 import { variantRoutes } from "./domains/features/variants/routes.js";
 import { VariantService } from "./domains/features/variants/service.js";
 import { FlagViewService } from "./domains/features/view/service.js";
+import { ofrepRoutes } from "./domains/frontend-api/ofrep/routes.js";
 import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
 import { importExportRoutes } from "./domains/import-export/routes.js";
@@ -363,6 +364,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
       await scope.register(usageRoutes, { metrics: services.metrics, auth: "frontend" });
     },
   });
+  await app.register(ofrepRoutes, { frontend: services.frontend, origins: config.frontendCorsOrigins });
   await app.register(usageRoutes, { metrics: services.metrics, auth: "client" });
   await app.register(applicationRoutes, { metrics: services.metrics });
   await app.register(flagUsageRoutes, { metrics: services.metrics });

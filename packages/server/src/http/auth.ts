@@ -29,6 +29,8 @@ declare module "fastify" {
     permission?: Permission | readonly Permission[];
     /** The route is about the calling person (their profile, tokens, favourites): API tokens are refused. */
     person?: boolean;
+    /** The token may come in `X-API-Key` instead of `authorization`, as OpenFeature's protocol allows. */
+    apiKeyHeader?: boolean;
   }
   interface FastifyRequest {
     /** Who is calling; undefined only on public routes. */
@@ -130,7 +132,8 @@ function admit(
 }
 
 function identify(credentials: Credentials, request: FastifyRequest, access: Access): Actor | Promise<Actor> {
-  const header = request.headers.authorization;
+  const apiKey = request.routeOptions.config.apiKeyHeader ? request.headers["x-api-key"] : undefined;
+  const header = request.headers.authorization ?? (typeof apiKey === "string" ? apiKey : undefined);
   // SDKs send the bare token; some HTTP clients insist on a scheme.
   const secret = header?.startsWith("Bearer ") ? header.slice(7) : header;
   const byHeader = secret ? credentials.bearer(secret) : undefined;

@@ -210,6 +210,9 @@ const REFERENCE: Record<string, string> = {
  * needs a name of their own for.
  */
 const OWN: Record<string, string> = {
+  // OpenFeature's protocol (OFREP 0.3.0) names its own operations.
+  "POST /ofrep/v1/evaluate/flags/:key": "evaluateFlag",
+  "POST /ofrep/v1/evaluate/flags": "evaluateFlagsBulk",
   "GET /internal-backstage/prometheus": "getPrometheusMetrics",
   "GET /api/frontend/client/features": "getFrontendClientFeatures",
   "GET /api/frontend/health": "getFrontendHealth",

@@ -7,7 +7,7 @@ import {
   FrontendTogglesSchema,
   frontendApiContext,
 } from "@signalbox/protocol";
-import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from "fastify";
 import { tokenCaller } from "../../http/auth.js";
 import { NotImplemented } from "./schemas.js";
 import type { FrontendService } from "./service.js";
@@ -31,6 +31,26 @@ function answer(reply: FastifyReply, body: Buffer | Promise<Buffer>): Promise<vo
   return undefined;
 }
 
+/**
+ * CORS for browser SDKs, on the routes of the plugin that calls it and no others; `paths` is
+ * where its preflight answers (@fastify/cors declares that route as `*`, meant to sit under
+ * a prefix these plugins have none of: left so, it would answer OPTIONS on every URL).
+ */
+export async function browserCors(app: FastifyInstance, origins: string[], paths: string): Promise<void> {
+  app.addHook("onRoute", (route) => {
+    if (route.method === "OPTIONS" && route.url === "*") {
+      route.url = paths;
+      route.path = route.url;
+    }
+  });
+  await app.register(cors, {
+    origin: origins.includes("*") ? "*" : origins,
+    methods: ["GET", "POST"],
+    exposedHeaders: ["ETag"],
+    maxAge: 172800,
+  });
+}
+
 const tags = ["Frontend"];
 const config = { auth: "frontend" as const };
 
@@ -42,20 +62,7 @@ export const frontendRoutes: FastifyPluginAsyncTypebox<FrontendRoutesOptions> = 
   app,
   { frontend, origins, within },
 ) => {
-  // @fastify/cors declares its preflight route as `*`, meant to sit under a prefix this plugin
-  // has none of: left so, it would answer OPTIONS on every URL of the service.
-  app.addHook("onRoute", (route) => {
-    if (route.method === "OPTIONS" && route.url === "*") {
-      route.url = "/api/frontend*";
-      route.path = route.url;
-    }
-  });
-  await app.register(cors, {
-    origin: origins.includes("*") ? "*" : origins,
-    methods: ["GET", "POST"],
-    exposedHeaders: ["ETag"],
-    maxAge: 172800,
-  });
+  await browserCors(app, origins, "/api/frontend*");
 
   app.get(
     "/api/frontend",

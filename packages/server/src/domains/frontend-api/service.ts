@@ -1,6 +1,15 @@
 import { hostname as machineName } from "node:os";
 import { compile, type Evaluation, type Snapshot } from "@signalbox/engine";
-import type { DeltaEvent, EvaluationContext, FrontendToggle } from "@signalbox/protocol";
+import {
+  type DeltaEvent,
+  type EvaluationContext,
+  type FrontendToggle,
+  flagNotFound,
+  needsTargetingKey,
+  type OfrepEvaluation,
+  ofrepEvaluation,
+  targetingKeyMissing,
+} from "@signalbox/protocol";
 import type { TokenActor } from "../../access/actor.js";
 import type { ClientFeaturesService, EnvironmentContent } from "../client-api/service.js";
 
@@ -45,6 +54,29 @@ export class FrontendService {
     // The applicationHostname strategy compares with this, as the reference's in-process SDK does.
     private readonly hostname = process.env.HOSTNAME || machineName(),
   ) {}
+
+  /**
+   * OpenFeature's answers (OFREP) for the context: one flag by key, or every flag the token
+   * sees. `userId` in the context is the OFREP targeting key (ofrepFields).
+   */
+  ofrep(
+    token: TokenActor,
+    context: EvaluationContext,
+    key?: string,
+  ): Promise<OfrepEvaluation[]> | OfrepEvaluation[] {
+    const content = this.features.content(token.environment);
+    const answer = (ready: EnvironmentContent) => {
+      const snapshot = this.snapshotFor(token, ready);
+      const keys = key === undefined ? snapshot.features.map((feature) => feature.name) : [key];
+      return keys.map((name) => {
+        const definition = snapshot.definition(name);
+        if (!definition) return flagNotFound(name);
+        if (context.userId === undefined && needsTargetingKey(definition)) return targetingKeyMissing(name);
+        return ofrepEvaluation(snapshot.explain(name, context), definition, context);
+      });
+    };
+    return content instanceof Promise ? content.then(answer) : answer(content);
+  }
 
   /** The flags on for the context, as the body `{"toggles": […]}`; at once when the environment is read. */
   evaluate(token: TokenActor, context: EvaluationContext): Buffer | Promise<Buffer> {
