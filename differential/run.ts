@@ -21,6 +21,7 @@ import { compareFrontend, sessionReaders } from "./lib/frontend.js";
 import { generate } from "./lib/generate.js";
 import { type Difference, explain, KNOWN_DIFFERENCES } from "./lib/known.js";
 import { INLINING_NOTE, TIED_ORDER_NOTE } from "./lib/notes.js";
+import { compareOfrep, type OfrepDifference } from "./lib/ofrep.js";
 import { comparePlayground, type PlaygroundDifference } from "./lib/playground.js";
 import {
   createDatabase,
@@ -181,6 +182,7 @@ try {
   });
   const relayUrl = await relay.listen({ port: 0, host: "127.0.0.1" });
   let relayed = 0;
+  let ofrepComparisons = 0;
 
   const contexts = generateContexts(random, contextCount, plan.environments);
   let evaluations = 0;
@@ -276,6 +278,39 @@ try {
     }
     await noteTiedOrders(relayFrontend.differences, environment, served[environment]!.reference);
     differences.push(...relayRun.differences, ...relayFrontend.differences);
+
+    // OpenFeature's protocol: the service's with its frontend token, against its own SDK's
+    // decisions; the proxy's (its client key reads development) against the reference's SDK.
+    const ofrepRuns = [
+      await compareOfrep(
+        "the Signalbox service",
+        services.signalbox.url,
+        tokenFor("signalbox", "frontend", environment),
+        pair.signalbox,
+        environment,
+        mine,
+        skip,
+        sdkRun.random,
+      ),
+      ...(environment === "development"
+        ? [
+            await compareOfrep(
+              "the Signalbox proxy in front of the reference",
+              relayUrl,
+              "differential-relay",
+              pair.reference,
+              environment,
+              mine,
+              skip,
+              sdkRun.random,
+            ),
+          ]
+        : []),
+    ];
+    for (const ofrepRun of ofrepRuns) {
+      ofrepComparisons += ofrepRun.comparisons;
+      differences.push(...ofrepRun.differences);
+    }
     for (const sdk of [...Object.values(pair), relaySdk]) sdk.destroy();
   }
   log(
@@ -284,6 +319,7 @@ try {
   log(
     `${relayed} SDK evaluations and frontend answers through the Signalbox proxy in front of the reference, with the reference's tokens, compared with the reference's own`,
   );
+  log(`${ofrepComparisons} OpenFeature (OFREP) answers compared with what the Node SDK decides`);
 
   const unexplained = report(differences, applied, served);
   if (process.env.DIFF_REPORT) {
@@ -378,6 +414,7 @@ function report(
   const document = open.filter((d) => d.kind === "document");
   const evaluation = open.filter((d): d is EvaluationDifference => d.kind === "sdk" || d.kind === "frontend");
   const playground = open.filter((d): d is PlaygroundDifference => d.kind === "playground");
+  const ofrep = open.filter((d): d is OfrepDifference => d.kind === "ofrep");
   console.log(`\ndifferential: UNEXPLAINED DIFFERENCES (seed ${seed})`);
   if (admin.length > 0) {
     console.log(`\n  admin API: ${admin.length} calls answered differently`);
@@ -442,6 +479,15 @@ function report(
           .map(([key, list]) => `${key.split(" ").slice(1).join(" ")} (${list.length})`);
         console.log(`  - and in: ${rest.join(", ")}`);
       }
+    }
+  }
+  if (ofrep.length > 0) {
+    console.log(`\n  OpenFeature (OFREP) answers: ${ofrep.length} differ from the Node SDK's decisions`);
+    for (const d of ofrep.slice(0, 10)) {
+      console.log(`  - ${d.where}, ${d.environment} ${d.flag}`);
+      console.log(`      context:  ${show(d.context)}`);
+      console.log(`      Node SDK: ${show(d.sdk)}`);
+      console.log(`      OFREP:    ${show(d.ofrep)}`);
     }
   }
   if (playground.length > 0) {

@@ -15,9 +15,15 @@ import {
   UNUSED_SEGMENTS_NOTE,
   USER_WITH_ID_PARENT_NOTE,
 } from "./notes.js";
+import type { OfrepDifference } from "./ofrep.js";
 import type { PlaygroundDifference } from "./playground.js";
 
-export type Difference = AdminDifference | DocumentDifference | EvaluationDifference | PlaygroundDifference;
+export type Difference =
+  | AdminDifference
+  | DocumentDifference
+  | EvaluationDifference
+  | PlaygroundDifference
+  | OfrepDifference;
 
 const ok = (status: number) => status >= 200 && status < 300;
 
