@@ -3,7 +3,7 @@
 // loaded in turns, in alternating order, so that a machine shared with other work weighs on
 // both alike. The Signalbox proxy is loaded twice: on `/proxy` with a client key, as
 // @unleash/proxy is, and on `/api/frontend` with the flag service's frontend token, in
-// Unleash Edge's place.
+// Unleash Edge's place, and on OpenFeature's bulk evaluation (`/ofrep/v1/evaluate/flags`).
 import { buildContexts, buildDocument } from "../engine/config.js";
 import { type LoadRequest, load } from "../lib/load.js";
 import { cpuSeconds, peakMiB, residentMiB, type ServerProcess } from "../lib/process.js";
@@ -51,11 +51,20 @@ function requestsFor(path: string, authorization: string): Record<"GET" | "POST"
 }
 const PROXY_REQUESTS = requestsFor("/proxy", "bench-key");
 const FRONTEND_API_REQUESTS = requestsFor("/api/frontend", SERVICE_TOKENS.frontend);
+// OpenFeature's bulk evaluation: the same contexts, flat, with the user as targeting key.
+const OFREP_REQUESTS: Partial<Record<"GET" | "POST", LoadRequest[]>> = {
+  POST: contexts.map(({ properties, ...context }) => ({
+    method: "POST",
+    path: "/ofrep/v1/evaluate/flags",
+    headers: { authorization: "bench-key", "content-type": "application/json" },
+    body: JSON.stringify({ context: { ...properties, ...context, targetingKey: context.userId } }),
+  })),
+};
 
 interface Proxy {
   name: string;
   server: ServerProcess;
-  requests: Record<"GET" | "POST", LoadRequest[]>;
+  requests: Partial<Record<"GET" | "POST", LoadRequest[]>>;
 }
 
 // Types, not interfaces, so that they are Records for saveResult.
@@ -88,7 +97,9 @@ type MemoryRow = {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /** One row per proxy for a method and a connection count: the proxies loaded in turns, in alternating order. */
-async function measure(proxies: Proxy[], flags: number, method: "GET" | "POST", connections: number) {
+async function measure(all: Proxy[], flags: number, method: "GET" | "POST", connections: number) {
+  // Rows that answer this method only (OpenFeature's bulk evaluation is a POST).
+  const proxies = all.filter((proxy) => proxy.requests[method] !== undefined);
   const turns = Math.max(1, Math.floor(seconds / TURN_SECONDS));
   const totals = proxies.map(() => ({
     cpu: 0,
@@ -98,7 +109,7 @@ async function measure(proxies: Proxy[], flags: number, method: "GET" | "POST", 
     p99: [] as number[],
     failureKinds: {} as Record<string, number>,
   }));
-  for (const { server, requests } of proxies) await load(server.url, requests[method], connections, 2); // warm-up
+  for (const { server, requests } of proxies) await load(server.url, requests[method]!, connections, 2); // warm-up
   for (let turn = 0; turn < turns; turn++) {
     const order = turn % 2 === 0 ? proxies : [...proxies].reverse();
     for (const proxy of order) {
@@ -106,7 +117,7 @@ async function measure(proxies: Proxy[], flags: number, method: "GET" | "POST", 
       const pid = proxy.server.child.pid!;
       const cpuBefore = cpuSeconds(pid);
       const started = Date.now();
-      const result = await load(proxy.server.url, proxy.requests[method], connections, seconds / turns);
+      const result = await load(proxy.server.url, proxy.requests[method]!, connections, seconds / turns);
       total.cpu += cpuSeconds(pid) - cpuBefore;
       total.elapsed += (Date.now() - started) / 1000;
       total.requests += result.requestsPerSecond * (seconds / turns);
@@ -154,8 +165,10 @@ for (const flags of flagCounts) {
     for (const { name, start } of PROXIES) {
       const server = await start(upstream.url);
       proxies.push({ name, server, requests: PROXY_REQUESTS });
-      if (name === "signalbox")
+      if (name === "signalbox") {
         proxies.push({ name: "signalbox /api/frontend", server, requests: FRONTEND_API_REQUESTS });
+        proxies.push({ name: "signalbox /ofrep bulk", server, requests: OFREP_REQUESTS });
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
     // One process may serve two rows: its memory is reported once.
