@@ -3,6 +3,7 @@ import type {
   FrontendToggle,
   FrontendVariant,
   PayloadDefinition,
+  Decision as ProtocolDecision,
 } from "@signalbox/protocol";
 
 /** The evaluation context an application supplies (the protocol's). */
@@ -15,6 +16,9 @@ export type VariantResult = FrontendVariant;
 
 /** One flag's answer, in the shape frontend APIs serve. */
 export type Evaluation = FrontendToggle;
+
+/** One flag's answer and what decided it (`Snapshot.decide`), in the protocol's terms. */
+export type Decision = ProtocolDecision;
 
 /** How one evaluation call treats what its context lacks. */
 export interface EvaluationOptions {

@@ -2,6 +2,7 @@ export { CONSTRAINT_OPERATORS, type ConstraintOperator, constraintProblem } from
 export type {
   Context,
   CustomStrategy,
+  Decision,
   Evaluation,
   EvaluationOptions,
   PayloadResult,

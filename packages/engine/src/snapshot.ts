@@ -1,6 +1,13 @@
 import type { CompiledSegment, CompiledStrategy } from "./compiled.js";
 import { allHold, allOf, compileConstraint } from "./constraints.js";
-import type { Context, CustomStrategy, Evaluation, EvaluationOptions, VariantResult } from "./context.js";
+import type {
+  Context,
+  CustomStrategy,
+  Decision,
+  Evaluation,
+  EvaluationOptions,
+  VariantResult,
+} from "./context.js";
 import type {
   ClientFeatures,
   DeltaDocument,
@@ -269,6 +276,37 @@ export class Snapshot {
     return this.explainFeature(feature, context, options?.stickinessFallback);
   }
 
+  /**
+   * One flag's answer and what decided it: the strategy that let the context in and where
+   * the variant came from. As cheap as `evaluate`, where `explain` reports every rule.
+   */
+  decide(name: string, context: Context, options?: EvaluationOptions): Decision {
+    startEvaluation();
+    const feature = this.compiled.get(name);
+    const fallback = options?.stickinessFallback;
+    const decision = (evaluation: Evaluation, extra: Partial<Decision> = {}): Decision => ({
+      ...evaluation,
+      flagEnabled: feature?.enabled === true,
+      hasUnsatisfiedDependency: false,
+      ...extra,
+    });
+    if (!feature) return decision(this.answer(name, context, fallback));
+    if (feature.hasDependencies && !this.dependenciesMet(feature, context, fallback)) {
+      return decision(feature.off, { hasUnsatisfiedDependency: true });
+    }
+    if (!feature.enabled) return decision(feature.off);
+    const winner = winnerOf(feature, context, fallback);
+    if (winner === null) return decision(feature.off);
+    const deciding = winner?.definition;
+    const picked = winner?.variants?.pick(context, fallback);
+    if (picked) return decision(picked, { deciding, variantSource: "strategy" });
+    const answer = flagAnswer(feature, context, fallback);
+    return decision(
+      answer,
+      answer === feature.onWithoutVariant ? { deciding } : { deciding, variantSource: "flag" },
+    );
+  }
+
   /** Every flag explained, in definition order. */
   explainAll(context: Context, options?: EvaluationOptions): Explanation[] {
     startEvaluation();
@@ -416,17 +454,8 @@ export class Snapshot {
 
   private evaluateOwn(feature: CompiledFeature, context: Context, fallback: string | undefined): Evaluation {
     if (!feature.enabled) return feature.off;
-    const strategies = feature.strategies;
-    let winner: CompiledStrategy | undefined;
-    if (strategies.length > 0) {
-      for (const strategy of strategies) {
-        if (strategy.constraints !== undefined && !strategy.constraints(context)) continue;
-        if (!strategy.test(context, fallback)) continue;
-        winner = strategy;
-        break;
-      }
-      if (!winner) return feature.off;
-    }
+    const winner = winnerOf(feature, context, fallback);
+    if (winner === null) return feature.off;
     // The variants of the strategy that switched the flag on win over the flag's own.
     return winner?.variants?.pick(context, fallback) ?? flagAnswer(feature, context, fallback);
   }
@@ -452,6 +481,25 @@ export class Snapshot {
 /** A flag that is on, when no strategy variant decided: one of its own variants, or none. */
 function flagAnswer(feature: CompiledFeature, context: Context, fallback: string | undefined): Evaluation {
   return feature.variants?.pick(context, fallback) ?? feature.onWithoutVariant;
+}
+
+/**
+ * The first strategy that lets the context in; undefined for a flag without strategies (on
+ * for everyone), null when it has some and none does.
+ */
+function winnerOf(
+  feature: CompiledFeature,
+  context: Context,
+  fallback: string | undefined,
+): CompiledStrategy | undefined | null {
+  const strategies = feature.strategies;
+  if (strategies.length === 0) return undefined;
+  for (const strategy of strategies) {
+    if (strategy.constraints !== undefined && !strategy.constraints(context)) continue;
+    if (!strategy.test(context, fallback)) continue;
+    return strategy;
+  }
+  return null;
 }
 
 export function compile(document: ClientFeatures | DeltaDocument, options?: CompileOptions): Snapshot {

@@ -359,6 +359,34 @@ describe("deltas", () => {
     expect(next.toClientFeatures().segments?.[0]?.constraints[0]?.values).toEqual(["b"]);
   });
 
+  it("decides as it evaluates, and names the strategy that let the context in and where the variant came from", () => {
+    const pro = {
+      name: "default",
+      constraints: [{ contextName: "plan", operator: "IN" as const, values: ["pro"] }],
+    };
+    const everyone = {
+      name: "default",
+      variants: [{ name: "v", weight: 1000, weightType: "variable", stickiness: "default" }],
+    };
+    const snapshot = compile({
+      features: [
+        flag({ name: "two", strategies: [pro, everyone] }),
+        flag({ name: "flag-variants", variants: [{ name: "w", weight: 1000 }] }),
+        flag({ name: "off", enabled: false }),
+      ],
+    });
+    for (const context of [{ userId: "1", properties: { plan: "pro" } }, { userId: "2" }]) {
+      for (const name of ["two", "flag-variants", "off", "unknown"]) {
+        const { name: decided, enabled, impressionData, variant } = snapshot.decide(name, context);
+        expect({ name: decided, enabled, impressionData, variant }).toEqual(snapshot.evaluate(name, context));
+      }
+    }
+    expect(snapshot.decide("two", { properties: { plan: "pro" } })).toMatchObject({ deciding: pro });
+    expect(snapshot.decide("two", {})).toMatchObject({ deciding: everyone, variantSource: "strategy" });
+    expect(snapshot.decide("flag-variants", {})).toMatchObject({ variantSource: "flag", flagEnabled: true });
+    expect(snapshot.decide("off", {})).toMatchObject({ enabled: false, flagEnabled: false });
+  });
+
   it("names what changed between two snapshots as events that turn one into the other", () => {
     const segment = (values: string[]) => ({
       id: 1,

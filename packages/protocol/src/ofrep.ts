@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import type { EvaluationContext } from "./context.js";
+import type { FrontendToggle } from "./frontend.js";
 import type { FeatureDefinition, StrategyDefinition, VariantDefinition } from "./sdk-document.js";
 
 // The OpenFeature Remote Evaluation Protocol (OFREP 0.3.0, open-feature/protocol
@@ -58,16 +59,15 @@ export type OfrepSuccess = Static<typeof OfrepSuccessSchema>;
 export type OfrepFailure = Static<typeof OfrepFailureSchema>;
 export type OfrepEvaluation = OfrepSuccess | OfrepFailure;
 
-/** What the mapping reads of an evaluation explained by the engine (its `Explanation`). */
-export interface ExplainedFlag {
-  name: string;
-  enabled: boolean;
-  variant: { name: string; enabled: boolean; payload?: { type: string; value: string } };
+/** One flag's answer and what decided it, as the engine's `decide` gives them. */
+export interface Decision extends FrontendToggle {
   /** The flag's own switch in the environment. */
   flagEnabled: boolean;
+  /** A parent kept the flag off. */
   hasUnsatisfiedDependency: boolean;
-  /** Every strategy, in the definition's order; the first that lets the context in decides. */
-  strategies: { result: boolean }[];
+  /** The strategy that let the context in; none for a flag without strategies, or when off. */
+  deciding?: StrategyDefinition;
+  /** Where the variant came from; none when there are no variants to choose from. */
   variantSource?: "strategy" | "flag";
 }
 
@@ -117,15 +117,14 @@ function split(
 
 /** Why the flag answers what it does, in OpenFeature's words (the README's table). */
 export function ofrepReason(
-  flag: ExplainedFlag,
+  flag: Decision,
   definition: FeatureDefinition | undefined,
   context: EvaluationContext,
 ): OfrepReason {
   if (!flag.flagEnabled) return "DISABLED";
   // Off for this context: no rule let it in, or a parent kept it off.
   if (!flag.enabled || flag.hasUnsatisfiedDependency) return "DEFAULT";
-  const index = flag.strategies.findIndex((strategy) => strategy.result);
-  const deciding = index === -1 ? undefined : definition?.strategies?.[index];
+  const { deciding } = flag;
   const variants =
     flag.variantSource === "strategy"
       ? deciding?.variants
@@ -200,7 +199,7 @@ function typedPayload(payload: { type: string; value: string }): { value: unknow
  * read as its type is a PARSE_ERROR.
  */
 export function ofrepEvaluation(
-  flag: ExplainedFlag,
+  flag: Decision,
   definition: FeatureDefinition | undefined,
   context: EvaluationContext,
 ): OfrepEvaluation {

@@ -83,12 +83,12 @@ export class Evaluations {
         const definition = snapshot.definition(name);
         if (!definition) return flagNotFound(name);
         if (enriched.userId === undefined && needsTargetingKey(definition)) return targetingKeyMissing(name);
-        const explained = snapshot.explain(name, enriched, options);
+        const decided = snapshot.decide(name, enriched, options);
         if (query.key !== undefined) {
-          const { variant } = explained;
-          this.usage.count(name, explained.enabled, variant.enabled ? variant.name : undefined);
+          const { variant } = decided;
+          this.usage.count(name, decided.enabled, variant.enabled ? variant.name : undefined);
         }
-        return ofrepEvaluation(explained, definition, enriched);
+        return ofrepEvaluation(decided, definition, enriched);
       });
     };
     if (this.enrichers.length === 0) return answer(context);

@@ -72,7 +72,7 @@ export class FrontendService {
         const definition = snapshot.definition(name);
         if (!definition) return flagNotFound(name);
         if (context.userId === undefined && needsTargetingKey(definition)) return targetingKeyMissing(name);
-        return ofrepEvaluation(snapshot.explain(name, context), definition, context);
+        return ofrepEvaluation(snapshot.decide(name, context), definition, context);
       });
     };
     return content instanceof Promise ? content.then(answer) : answer(content);
