@@ -284,8 +284,8 @@ export class Snapshot {
     startEvaluation();
     const feature = this.compiled.get(name);
     const fallback = options?.stickinessFallback;
-    const decision = (evaluation: Evaluation, extra: Partial<Decision> = {}): Decision => ({
-      ...evaluation,
+    const decision = (result: Evaluation, extra?: Partial<Decision>): Decision => ({
+      result,
       flagEnabled: feature?.enabled === true,
       hasUnsatisfiedDependency: false,
       ...extra,

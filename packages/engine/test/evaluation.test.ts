@@ -377,14 +377,15 @@ describe("deltas", () => {
     });
     for (const context of [{ userId: "1", properties: { plan: "pro" } }, { userId: "2" }]) {
       for (const name of ["two", "flag-variants", "off", "unknown"]) {
-        const { name: decided, enabled, impressionData, variant } = snapshot.decide(name, context);
-        expect({ name: decided, enabled, impressionData, variant }).toEqual(snapshot.evaluate(name, context));
+        expect(snapshot.decide(name, context).result).toEqual(snapshot.evaluate(name, context));
       }
     }
+    // The very object evaluate answers with, so hosts can keep what they make of it.
+    expect(snapshot.decide("two", {}).result).toBe(snapshot.evaluate("two", {}));
     expect(snapshot.decide("two", { properties: { plan: "pro" } })).toMatchObject({ deciding: pro });
     expect(snapshot.decide("two", {})).toMatchObject({ deciding: everyone, variantSource: "strategy" });
     expect(snapshot.decide("flag-variants", {})).toMatchObject({ variantSource: "flag", flagEnabled: true });
-    expect(snapshot.decide("off", {})).toMatchObject({ enabled: false, flagEnabled: false });
+    expect(snapshot.decide("off", {})).toMatchObject({ result: { enabled: false }, flagEnabled: false });
   });
 
   it("names what changed between two snapshots as events that turn one into the other", () => {

@@ -60,7 +60,9 @@ export type OfrepFailure = Static<typeof OfrepFailureSchema>;
 export type OfrepEvaluation = OfrepSuccess | OfrepFailure;
 
 /** One flag's answer and what decided it, as the engine's `decide` gives them. */
-export interface Decision extends FrontendToggle {
+export interface Decision {
+  /** The answer as `evaluate` gives it: for the same outcome, the same object. */
+  result: FrontendToggle;
   /** The flag's own switch in the environment. */
   flagEnabled: boolean;
   /** A parent kept the flag off. */
@@ -122,8 +124,9 @@ export function ofrepReason(
   context: EvaluationContext,
 ): OfrepReason {
   if (!flag.flagEnabled) return "DISABLED";
+  const { result } = flag;
   // Off for this context: no rule let it in, or a parent kept it off.
-  if (!flag.enabled || flag.hasUnsatisfiedDependency) return "DEFAULT";
+  if (!result.enabled || flag.hasUnsatisfiedDependency) return "DEFAULT";
   const { deciding } = flag;
   const variants =
     flag.variantSource === "strategy"
@@ -131,7 +134,7 @@ export function ofrepReason(
       : flag.variantSource === "flag"
         ? definition?.variants
         : undefined;
-  const chosen = flag.variant.enabled ? split(variants, flag.variant.name, context) : "single";
+  const chosen = result.variant.enabled ? split(variants, result.variant.name, context) : "single";
   if (chosen === "split") return "SPLIT";
   if (chosen === "override") return "TARGETING_MATCH";
   if (!deciding) return "STATIC";
@@ -140,22 +143,48 @@ export function ofrepReason(
   return isStatic(deciding) ? "STATIC" : "TARGETING_MATCH";
 }
 
-/** Whether the flag has variants in this environment: its value is then its variant's payload, not a boolean. */
-export function hasVariants(definition: FeatureDefinition | undefined): boolean {
-  return (
-    (definition?.variants?.length ?? 0) > 0 ||
-    (definition?.strategies ?? []).some((strategy) => (strategy.variants?.length ?? 0) > 0)
-  );
+/** What the mapping reads of a definition, worked out once per definition. */
+interface Facts {
+  variants: boolean;
+  needsTargetingKey: boolean;
+  metadata: Record<string, string>;
 }
 
-const USER_STICKY = new Set(["default", "userId"]);
+const facts = new WeakMap<FeatureDefinition, Facts>();
+
+function factsOf(definition: FeatureDefinition): Facts {
+  let known = facts.get(definition);
+  if (!known) {
+    const metadata: Record<string, string> = {};
+    if (definition.project !== undefined) metadata.project = definition.project;
+    if (definition.type !== undefined) metadata.type = definition.type;
+    known = { variants: variantsIn(definition), needsTargetingKey: readsUser(definition), metadata };
+    facts.set(definition, known);
+  }
+  return known;
+}
+
+/** Whether the flag has variants in this environment: its value is then its variant's payload, not a boolean. */
+export const hasVariants = (definition: FeatureDefinition | undefined): boolean =>
+  definition !== undefined && factsOf(definition).variants;
 
 /**
  * Whether the flag reads the user to decide: a user list, a rollout or variants sticky to the
  * user, or a rule on `userId`. Such a flag cannot be evaluated without a targeting key.
  */
-export function needsTargetingKey(definition: FeatureDefinition | undefined): boolean {
-  if (!definition) return false;
+export const needsTargetingKey = (definition: FeatureDefinition | undefined): boolean =>
+  definition !== undefined && factsOf(definition).needsTargetingKey;
+
+function variantsIn(definition: FeatureDefinition): boolean {
+  return (
+    (definition.variants?.length ?? 0) > 0 ||
+    (definition.strategies ?? []).some((strategy) => (strategy.variants?.length ?? 0) > 0)
+  );
+}
+
+const USER_STICKY = new Set(["default", "userId"]);
+
+function readsUser(definition: FeatureDefinition): boolean {
   const stickyVariants = (variants: readonly VariantDefinition[] | null | undefined) =>
     (variants?.length ?? 0) > 1 && USER_STICKY.has(variants?.[0]?.stickiness ?? "default");
   return (
@@ -203,25 +232,38 @@ export function ofrepEvaluation(
   definition: FeatureDefinition | undefined,
   context: EvaluationContext,
 ): OfrepEvaluation {
-  const meta: Record<string, string | boolean> = { enabled: flag.enabled };
-  if (definition?.project !== undefined) meta.project = definition.project;
-  if (definition?.type !== undefined) meta.type = definition.type;
-  const reason = ofrepReason(flag, definition, context);
-  if (!hasVariants(definition)) return { key: flag.name, value: flag.enabled, reason, metadata: meta };
-  if (!flag.variant.enabled) return { key: flag.name, reason, metadata: meta };
-  const variant = flag.variant.name;
-  const { payload } = flag.variant;
-  if (!payload) return { key: flag.name, reason, variant, metadata: meta };
+  return ofrepAnswer(flag.result, definition, ofrepReason(flag, definition, context));
+}
+
+/**
+ * The answer for a result and its reason: it depends on nothing else, so a host may keep
+ * it (serialised) per result object and reason.
+ */
+export function ofrepAnswer(
+  result: FrontendToggle,
+  definition: FeatureDefinition | undefined,
+  reason: OfrepReason,
+): OfrepEvaluation {
+  const metadata: Record<string, string | boolean> = {
+    ...(definition ? factsOf(definition).metadata : {}),
+    enabled: result.enabled,
+  };
+  const key = result.name;
+  if (!hasVariants(definition)) return { key, value: result.enabled, reason, metadata };
+  if (!result.variant.enabled) return { key, reason, metadata };
+  const variant = result.variant.name;
+  const { payload } = result.variant;
+  if (!payload) return { key, reason, variant, metadata };
   const typed = typedPayload(payload);
   if (!typed) {
     return {
-      key: flag.name,
+      key,
       errorCode: "PARSE_ERROR",
       errorDetails: `The payload of variant ${variant} is not a valid ${payload.type}.`,
-      metadata: meta,
+      metadata,
     };
   }
-  return { key: flag.name, value: typed.value, reason, variant, metadata: meta };
+  return { key, value: typed.value, reason, variant, metadata };
 }
 
 /** The answer for a flag the caller cannot see or that does not exist. */

@@ -1,18 +1,21 @@
-import type { Context, Evaluation, Snapshot } from "@signalbox/engine";
+import type { Context, Evaluation, FeatureDefinition, Snapshot } from "@signalbox/engine";
 import {
   flagNotFound,
   needsTargetingKey,
   type OfrepEvaluation,
+  type OfrepReason,
+  ofrepAnswer,
   ofrepEvaluation,
   ofrepFields,
+  ofrepReason,
   targetingKeyMissing,
 } from "@signalbox/protocol";
 import type { ContextEnricher } from "./config.js";
 import { type ContextSettings, createContext, enrichContext } from "./context.js";
-import { bodyWithEtag } from "./etag.js";
+import { bodyWithEtag, type Piece, pieceOf } from "./etag.js";
 import type { UsageMetrics } from "./metrics.js";
 import type { ConfigSource } from "./source.js";
-import { type SerializedResponse, type Spelling, serializeToggles } from "./toggles.js";
+import { joinPieces, type SerializedResponse, type Spelling, serializeToggles } from "./toggles.js";
 
 /** What a route asks for: the flags on for a context, every flag, or exactly some names. */
 export interface ToggleQuery {
@@ -36,15 +39,43 @@ export function evaluateToggles(
   counted?: (result: Evaluation) => void,
   spelling?: Spelling,
 ): SerializedResponse {
-  // One stand-in for an anonymous caller's `default` stickiness per response, so that its
-  // flags and variants agree with each other.
-  const options = { stickinessFallback: String(Math.floor(Math.random() * 1_000_000_000)) };
+  const options = fallbackOptions();
   if (toggles === undefined || toggles.length === 0) {
     return serializeToggles(snapshot.evaluateAll(context, options), !all, spelling);
   }
   const results = snapshot.evaluateMany(toggles, context, options);
   if (counted) for (const result of results) counted(result);
   return serializeToggles(results, false, spelling);
+}
+
+/** What an OFREP route asks for: the body's `context` and the caller's address. */
+export interface OfrepQuery {
+  input: Record<string, unknown> | undefined;
+  clientAddress: () => string;
+}
+
+// One stand-in for an anonymous caller's `default` stickiness per response, so that its
+// flags and variants agree with each other.
+const fallbackOptions = () => ({ stickinessFallback: String(Math.floor(Math.random() * 1_000_000_000)) });
+
+const OFREP_OPEN = pieceOf('{"flags":[');
+const OFREP_CLOSE = pieceOf("]}");
+// A result object stands for one outcome of one compiled flag (and its definition): with the
+// reason, it fixes the OFREP answer.
+const ofrepPieces = new WeakMap<Evaluation, Map<string, Piece>>();
+
+function ofrepPiece(result: Evaluation, definition: FeatureDefinition, reason: OfrepReason): Piece {
+  let byReason = ofrepPieces.get(result);
+  if (!byReason) {
+    byReason = new Map();
+    ofrepPieces.set(result, byReason);
+  }
+  let piece = byReason.get(reason);
+  if (!piece) {
+    piece = pieceOf(JSON.stringify(ofrepAnswer(result, definition, reason)));
+    byReason.set(reason, piece);
+  }
+  return piece;
 }
 
 /** Answers evaluation requests from the current snapshot, serialised and fingerprinted. */
@@ -65,32 +96,45 @@ export class Evaluations {
     return enrichContext(context, this.enrichers).then((enriched) => this.evaluate(enriched, query));
   }
 
-  /**
-   * OpenFeature's answers (OFREP) for a context: one flag by key, or every flag. One
-   * evaluation by key counts as usage, as a named flag on /proxy does.
-   */
-  ofrep(query: {
-    input: Record<string, unknown> | undefined;
-    clientAddress: () => string;
-    key?: string;
-  }): OfrepEvaluation[] | Promise<OfrepEvaluation[]> {
-    const context = createContext(ofrepFields(query.input ?? {}), query.clientAddress, this.settings);
-    const answer = (enriched: Context) => {
+  /** OpenFeature's answer (OFREP) for one flag; counted as usage, as a named flag on /proxy is. */
+  ofrep(query: OfrepQuery & { key: string }): OfrepEvaluation | Promise<OfrepEvaluation> {
+    return this.withOfrepContext(query, (context) => {
       const snapshot = this.snapshot();
-      const options = { stickinessFallback: String(Math.floor(Math.random() * 1_000_000_000)) };
-      const keys = query.key === undefined ? snapshot.features.map((feature) => feature.name) : [query.key];
-      return keys.map((name) => {
-        const definition = snapshot.definition(name);
-        if (!definition) return flagNotFound(name);
-        if (enriched.userId === undefined && needsTargetingKey(definition)) return targetingKeyMissing(name);
-        const decided = snapshot.decide(name, enriched, options);
-        if (query.key !== undefined) {
-          const { variant } = decided;
-          this.usage.count(name, decided.enabled, variant.enabled ? variant.name : undefined);
+      const definition = snapshot.definition(query.key);
+      if (!definition) return flagNotFound(query.key);
+      if (context.userId === undefined && needsTargetingKey(definition))
+        return targetingKeyMissing(query.key);
+      const decision = snapshot.decide(query.key, context, fallbackOptions());
+      const { result } = decision;
+      this.usage.count(result.name, result.enabled, result.variant.enabled ? result.variant.name : undefined);
+      return ofrepEvaluation(decision, definition, context);
+    });
+  }
+
+  /**
+   * OpenFeature's bulk answer (OFREP) for every flag, `{"flags": […]}`, with its ETag. Each
+   * flag's part is serialised once per result and reason and then only looked up, as the
+   * `/proxy` answers are.
+   */
+  ofrepAll(query: OfrepQuery): SerializedResponse | Promise<SerializedResponse> {
+    return this.withOfrepContext(query, (context) => {
+      const snapshot = this.snapshot();
+      const options = fallbackOptions();
+      const pieces: Piece[] = [];
+      for (const definition of snapshot.features) {
+        if (context.userId === undefined && needsTargetingKey(definition)) {
+          pieces.push(pieceOf(JSON.stringify(targetingKeyMissing(definition.name))));
+          continue;
         }
-        return ofrepEvaluation(decided, definition, enriched);
-      });
-    };
+        const decision = snapshot.decide(definition.name, context, options);
+        pieces.push(ofrepPiece(decision.result, definition, ofrepReason(decision, definition, context)));
+      }
+      return joinPieces(OFREP_OPEN, pieces, OFREP_CLOSE);
+    });
+  }
+
+  private withOfrepContext<T>(query: OfrepQuery, answer: (context: Context) => T): T | Promise<T> {
+    const context = createContext(ofrepFields(query.input ?? {}), query.clientAddress, this.settings);
     if (this.enrichers.length === 0) return answer(context);
     return enrichContext(context, this.enrichers).then(answer);
   }

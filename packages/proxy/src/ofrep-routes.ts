@@ -7,7 +7,7 @@ import {
 } from "@signalbox/protocol";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import { bodyWithEtag, matchesEtag } from "./etag.js";
+import { matchesEtag } from "./etag.js";
 import type { Evaluations } from "./evaluation.js";
 import type { App } from "./routes.js";
 
@@ -51,12 +51,12 @@ export function ofrepRoutes(
       },
     },
     async (request, reply) => {
-      const [result] = await evaluations.ofrep({
+      const result = await evaluations.ofrep({
         input: request.body?.context,
         clientAddress: clientAddress(request),
         key: request.params.key,
       });
-      if (failed(result!)) reply.code(result.errorCode === "FLAG_NOT_FOUND" ? 404 : 400);
+      if (failed(result)) reply.code(result.errorCode === "FLAG_NOT_FOUND" ? 404 : 400);
       return result;
     },
   );
@@ -74,11 +74,10 @@ export function ofrepRoutes(
       },
     },
     async (request, reply) => {
-      const flags = await evaluations.ofrep({
+      const { body, etag } = await evaluations.ofrepAll({
         input: request.body?.context,
         clientAddress: clientAddress(request),
       });
-      const { body, etag } = bodyWithEtag(JSON.stringify({ flags }));
       reply.header("etag", etag).header("cache-control", "no-cache");
       if (matchesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send(null);
       return reply.type("application/json; charset=utf-8").send(body as never);

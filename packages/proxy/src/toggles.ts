@@ -57,24 +57,29 @@ export function serializeToggles(
   enabledOnly: boolean,
   spelling: Spelling = "proxy",
 ): SerializedResponse {
-  const fingerprint = new BodyFingerprint();
-  fingerprint.add(OPEN);
   const pieces: Piece[] = [];
   for (const evaluation of evaluations) {
-    if (enabledOnly && !evaluation.enabled) continue;
-    if (pieces.length > 0) fingerprint.add(COMMA);
-    const piece = pieceFor(evaluation, spelling);
-    pieces.push(piece);
-    fingerprint.add(piece);
+    if (!enabledOnly || evaluation.enabled) pieces.push(pieceFor(evaluation, spelling));
   }
-  fingerprint.add(CLOSE);
+  return joinPieces(OPEN, pieces, CLOSE);
+}
+
+/** `open`, the pieces separated by commas, and `close`, as one body with its ETag. */
+export function joinPieces(open: Piece, pieces: readonly Piece[], close: Piece): SerializedResponse {
+  const fingerprint = new BodyFingerprint();
+  fingerprint.add(open);
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) fingerprint.add(COMMA);
+    fingerprint.add(pieces[i]!);
+  }
+  fingerprint.add(close);
   // Copied into one buffer of the length already counted: cheaper than Buffer.concat's own pass.
   const body = Buffer.allocUnsafe(fingerprint.length);
-  let offset = OPEN.bytes.copy(body, 0);
+  let offset = open.bytes.copy(body, 0);
   for (let i = 0; i < pieces.length; i++) {
     if (i > 0) offset += COMMA.bytes.copy(body, offset);
     offset += pieces[i]!.bytes.copy(body, offset);
   }
-  CLOSE.bytes.copy(body, offset);
+  close.bytes.copy(body, offset);
   return { body, etag: fingerprint.etag() };
 }
