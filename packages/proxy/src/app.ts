@@ -18,6 +18,7 @@ import { Evaluations } from "./evaluation.js";
 import { createGuard } from "./guard.js";
 import { UsageMetrics } from "./metrics.js";
 import { OFFLINE_ENVIRONMENT, OfflineSource, OfflineTokens } from "./offline.js";
+import { OfrepChanges } from "./ofrep-changes.js";
 import { ofrepRoutes } from "./ofrep-routes.js";
 import { Outbound } from "./outbound.js";
 import { OperationalMetrics } from "./prometheus.js";
@@ -66,6 +67,7 @@ async function buildApp(
   sync: ConfigSource,
   deps: Omit<RouteDependencies, "config">,
   edge: Omit<EdgeRouteDependencies, "basePath">,
+  ofrepChanges: OfrepChanges,
 ): Promise<App> {
   const app: App = Fastify({
     logger: false,
@@ -112,7 +114,7 @@ async function buildApp(
   }
   proxyRoutes(app, { ...deps, config });
   edgeRoutes(app, { ...edge, basePath: config.proxyBasePath });
-  ofrepRoutes(app, { basePath: config.proxyBasePath, evaluations: deps.evaluations });
+  ofrepRoutes(app, { basePath: config.proxyBasePath, evaluations: deps.evaluations, changes: ofrepChanges });
   await app.ready();
   return app;
 }
@@ -140,6 +142,18 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
   const connectionId = randomUUID();
   const upstream = new Upstream({ ...config, connectionId }, outbound);
   const operational = new OperationalMetrics();
+  const ofrepChanges = new OfrepChanges({
+    maxStreams: config.streamingMaxConnections,
+    keepAliveMs: KEEP_ALIVE_MS,
+  });
+  // The proxy's own configuration: counted, and announced to OpenFeature's change streams.
+  const followed: SyncObserver = {
+    fetched: () => operational.fetched(),
+    updated: () => {
+      operational.updated();
+      ofrepChanges.changed();
+    },
+  };
   const compileOptions = { strategies: config.customStrategies, hostname: config.hostname };
   const { offline } = config;
   const fromFile = (observer: SyncObserver) =>
@@ -162,8 +176,8 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     logger: config.logger,
   };
   const sync: ConfigSource = offline
-    ? fromFile(operational)
-    : new FeatureSync({ ...following, upstream, bootstrap: config.expBootstrap, observer: operational });
+    ? fromFile(followed)
+    : new FeatureSync({ ...following, upstream, bootstrap: config.expBootstrap, observer: followed });
   const budget = new ReportBudget({ logger: config.logger, observer: operational });
   const usage = new UsageMetrics(budget);
   const registrations = new ClientRegistrations(budget);
@@ -225,6 +239,7 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     sync,
     { evaluations, usage, registrations, operational },
     { validator, scopes, streams, forwarder, firstFetchMs: FIRST_FETCH_MS },
+    ofrepChanges,
   );
 
   sync.start();
@@ -246,6 +261,7 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     },
     async close() {
       streams.close();
+      ofrepChanges.close();
       await Promise.all([sync.stop(), scopes.stop()]);
       await Promise.race([
         offline ? Promise.resolve() : Promise.all([reporter.stop(), forwarder?.flush()]),

@@ -114,9 +114,9 @@ export class Evaluations {
   /**
    * OpenFeature's bulk answer (OFREP) for every flag, `{"flags": […]}`, with its ETag. Each
    * flag's part is serialised once per result and reason and then only looked up, as the
-   * `/proxy` answers are.
+   * `/proxy` answers are; `close` ends the list and the object (with more fields, if any).
    */
-  ofrepAll(query: OfrepQuery): SerializedResponse | Promise<SerializedResponse> {
+  ofrepAll(query: OfrepQuery, close: Piece = OFREP_CLOSE): SerializedResponse | Promise<SerializedResponse> {
     return this.withOfrepContext(query, (context) => {
       const snapshot = this.snapshot();
       const options = fallbackOptions();
@@ -129,7 +129,7 @@ export class Evaluations {
         const decision = snapshot.decide(definition.name, context, options);
         pieces.push(ofrepPiece(decision.result, definition, ofrepReason(decision, definition, context)));
       }
-      return joinPieces(OFREP_OPEN, pieces, OFREP_CLOSE);
+      return joinPieces(OFREP_OPEN, pieces, close);
     });
   }
 

@@ -13,6 +13,19 @@ declare module "fastify" {
   }
 }
 
+/**
+ * The key an OpenFeature provider sends: `X-API-Key`, or `Authorization` with or without
+ * `Bearer`; a browser's change stream (EventSource sends no headers) names it in `key`.
+ */
+export function ofrepKey(request: FastifyRequest): string | undefined {
+  const apiKey = request.headers["x-api-key"];
+  if (typeof apiKey === "string") return apiKey;
+  const { authorization } = request.headers;
+  if (typeof authorization === "string") return authorization.replace(/^Bearer /, "");
+  const fromQuery = (request.query as { key?: unknown } | undefined)?.key;
+  return typeof fromQuery === "string" ? fromQuery : undefined;
+}
+
 const NOT_READY_MESSAGE =
   "The Signalbox proxy has not connected to the upstream flag service and is not ready to accept requests yet.";
 
@@ -45,12 +58,9 @@ export function createGuard({
     const clientKey = request.headers[clientKeysHeaderName];
     return typeof clientKey === "string" && clients.has(clientKey);
   };
-  // OpenFeature's providers send a key as `Authorization: Bearer <key>` or in `X-API-Key`.
   const isOfrepClient = (request: FastifyRequest) => {
-    const { authorization } = request.headers;
-    const apiKey = request.headers["x-api-key"];
-    const key = typeof apiKey === "string" ? apiKey : authorization?.replace(/^Bearer /, "");
-    return typeof key === "string" && clients.has(key);
+    const key = ofrepKey(request);
+    return key !== undefined && clients.has(key);
   };
   const isServer = (request: FastifyRequest) => {
     const serverToken = request.headers.authorization;

@@ -7,8 +7,10 @@ import {
 } from "@signalbox/protocol";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
-import { matchesEtag } from "./etag.js";
+import { matchesEtag, type Piece, pieceOf } from "./etag.js";
 import type { Evaluations } from "./evaluation.js";
+import { ofrepKey } from "./guard.js";
+import type { OfrepChanges } from "./ofrep-changes.js";
 import type { App } from "./routes.js";
 
 /** A body OFREP calls malformed, in its words; anything else as the proxy answers it elsewhere. */
@@ -32,9 +34,26 @@ const failed = (result: OfrepEvaluation): result is Extract<OfrepEvaluation, { e
  */
 export function ofrepRoutes(
   app: App,
-  { basePath, evaluations }: { basePath: string; evaluations: Evaluations },
+  { basePath, evaluations, changes }: { basePath: string; evaluations: Evaluations; changes: OfrepChanges },
 ) {
   const base = `${basePath}/ofrep/v1/evaluate/flags`;
+  const events = `${basePath}/ofrep/v1/events`;
+  // The end of a bulk answer names the change stream, with the caller's key (a browser's
+  // EventSource sends no headers); one per key, and keys are the proxy's own.
+  const closings = new Map<string, Piece>();
+  const closing = (key: string) => {
+    let piece = closings.get(key);
+    if (!piece) {
+      const stream = {
+        type: "sse",
+        endpoint: { requestUri: `${events}?key=${encodeURIComponent(key)}` },
+        inactivityDelaySec: 120,
+      };
+      piece = pieceOf(`],"eventStreams":${JSON.stringify([stream])}}`);
+      closings.set(key, piece);
+    }
+    return piece;
+  };
   const config = { access: "ofrep" as const };
   const clientAddress = (request: FastifyRequest) => () => request.ip;
 
@@ -74,13 +93,42 @@ export function ofrepRoutes(
       },
     },
     async (request, reply) => {
-      const { body, etag } = await evaluations.ofrepAll({
-        input: request.body?.context,
-        clientAddress: clientAddress(request),
-      });
+      const { body, etag } = await evaluations.ofrepAll(
+        { input: request.body?.context, clientAddress: clientAddress(request) },
+        closing(ofrepKey(request)!),
+      );
       reply.header("etag", etag).header("cache-control", "no-cache");
       if (matchesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send(null);
       return reply.type("application/json; charset=utf-8").send(body as never);
+    },
+  );
+
+  app.get(
+    events,
+    {
+      config,
+      schema: {
+        summary: "OpenFeature's change notification: a server-sent event after each new configuration",
+        description:
+          "Each event's data is `{type: refetchEvaluation, etag, lastModified}`: fetch the bulk evaluation again. The key may come in `key`, as a browser's EventSource sends no headers. 429 past the proxy's limit of streams.",
+        querystring: Type.Object({ key: Type.Optional(Type.String()) }),
+        response: {
+          200: {
+            description: "Server-sent events.",
+            content: { "text/event-stream": { schema: Type.String() } },
+          },
+          429: Type.Null({ description: "As many streams as the proxy holds: keep polling." }),
+        },
+      },
+    },
+    (request, reply) => {
+      if (changes.full) {
+        reply.code(429).send(null);
+        return;
+      }
+      reply.hijack();
+      const lastEventId = request.headers["last-event-id"];
+      changes.open(reply.raw, typeof lastEventId === "string" ? lastEventId : undefined);
     },
   );
 }

@@ -86,6 +86,41 @@ describe("OFREP on the proxy", () => {
     expect((await ask({ authorization: "Bearer wrong" })).status).toBe(401);
   });
 
+  test("the bulk answer names a change stream that tells of each new configuration", async () => {
+    const bulk = await fetch(`${url}/ofrep/v1/evaluate/flags`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${CLIENT_KEY}` },
+      body: JSON.stringify({ context: { targetingKey: "7" } }),
+    });
+    const { eventStreams } = (await bulk.json()) as {
+      eventStreams: { type: string; endpoint: { requestUri: string }; inactivityDelaySec: number }[];
+    };
+    expect(eventStreams).toEqual([
+      {
+        type: "sse",
+        endpoint: { requestUri: `/ofrep/v1/events?key=${CLIENT_KEY}` },
+        inactivityDelaySec: 120,
+      },
+    ]);
+    expect((await fetch(`${url}/ofrep/v1/events?key=wrong`)).status).toBe(401);
+
+    // As a browser's EventSource connects: no headers, the key in the URL.
+    const controller = new AbortController();
+    const stream = await fetch(`${url}${eventStreams[0]!.endpoint.requestUri}`, {
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = "";
+    upstream.setDocument({ ...flagDocument(), features: flagDocument().features.slice(1) });
+    while (!received.includes("refetchEvaluation")) received += (await reader.read()).value ?? "";
+    controller.abort();
+    const data = received.split("\n").find((line) => line.startsWith("data: "))!;
+    expect(JSON.parse(data.slice(6))).toMatchObject({ type: "refetchEvaluation", etag: expect.any(String) });
+    expect(received).toMatch(/event: message/);
+  });
+
   test("a body that is not JSON is a PARSE_ERROR", async () => {
     const response = await fetch(`${url}/ofrep/v1/evaluate/flags/simple`, {
       method: "POST",
