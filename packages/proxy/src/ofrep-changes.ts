@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 
 /** Bytes a stream may leave unread before it is dropped: its provider reconnects and fetches again. */
 const BACKLOG_LIMIT = 1024 * 1024;
@@ -35,8 +35,10 @@ export class OfrepChanges {
     for (const response of this.streams) this.send(response, event);
   }
 
-  open(response: ServerResponse, lastEventId: string | undefined): void {
+  /** `headers` are the ones the route set so far (CORS above all: browsers read this stream from other origins). */
+  open(response: ServerResponse, lastEventId: string | undefined, headers: OutgoingHttpHeaders = {}): void {
     response.writeHead(200, {
+      ...headers,
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
       connection: "keep-alive",

@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from "node:http";
 import {
   OfrepBulkSchema,
   type OfrepEvaluation,
@@ -126,9 +127,10 @@ export function ofrepRoutes(
         reply.code(429).send(null);
         return;
       }
+      const headers = reply.getHeaders() as OutgoingHttpHeaders;
       reply.hijack();
       const lastEventId = request.headers["last-event-id"];
-      changes.open(reply.raw, typeof lastEventId === "string" ? lastEventId : undefined);
+      changes.open(reply.raw, typeof lastEventId === "string" ? lastEventId : undefined, headers);
     },
   );
 }

@@ -108,8 +108,11 @@ describe("OFREP on the proxy", () => {
     const controller = new AbortController();
     const stream = await fetch(`${url}${eventStreams[0]!.endpoint.requestUri}`, {
       signal: controller.signal,
+      headers: { origin: "https://app.example" },
     });
     expect(stream.status).toBe(200);
+    // Read from a page of another origin.
+    expect(stream.headers.get("access-control-allow-origin")).toBe("*");
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
     let received = "";
