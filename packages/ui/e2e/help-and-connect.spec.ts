@@ -93,10 +93,11 @@ test.describe("connecting an SDK", () => {
     await expect(panel.getByLabel("Browser code")).toContainText(`url: "${serviceUrl()}/api/frontend"`);
 
     await panel.getByRole("tab", { name: "OpenFeature" }).click();
-    await expect(panel.getByLabel("OpenFeature install command")).toContainText(
-      "@openfeature/unleash-web-provider",
+    await expect(panel.getByLabel("OpenFeature web install command")).toContainText(
+      "@openfeature/ofrep-web-provider",
     );
-    await expect(panel.getByLabel("OpenFeature code")).toContainText(`clientKey: "${secret}"`);
+    await expect(panel.getByLabel("OpenFeature web code")).toContainText(`["Authorization", "${secret}"]`);
+    await expect(panel.getByLabel("OpenFeature server code")).toContainText(`baseUrl: "${serviceUrl()}"`);
 
     await panel.getByRole("tab", { name: "Node.js" }).click();
     await expect(panel.getByText("Server SDKs take a backend token")).toBeVisible();

@@ -13,7 +13,14 @@ import {
 } from "@mantine/core";
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import { browserSnippet, nodeSnippet, openFeatureWebSnippet, PLACEHOLDERS, type Snippet } from "./snippets";
+import {
+  browserSnippet,
+  nodeSnippet,
+  openFeatureServerSnippet,
+  openFeatureWebSnippet,
+  PLACEHOLDERS,
+  type Snippet,
+} from "./snippets";
 
 type TokenType = "client" | "frontend" | "admin";
 
@@ -87,14 +94,21 @@ export function ConnectSdk({ token }: { token?: { type: TokenType; secret: strin
             <Tabs.Panel value="openfeature" pt="sm">
               <Stack gap="sm">
                 <Text size="sm">
-                  No OpenFeature provider for Unleash's Node.js SDK is published on npm: on a server, use
-                  unleash-client itself (the Node.js tab). In a browser, OpenFeature's Unleash web provider
-                  runs the browser SDK with a frontend token.
+                  OpenFeature's SDKs read Signalbox through OpenFeature's own protocol (OFREP) with a frontend
+                  token: in a browser with the OFREP web provider, on a server (in any language with an OFREP
+                  provider) evaluating each flag for its context. Through signalbox-proxy, use the proxy's
+                  address and one of its client keys.
                 </Text>
                 {frontend === undefined ? (
                   <BrowserNeedsFrontendToken />
                 ) : (
-                  <SnippetView name="OpenFeature" snippet={openFeatureWebSnippet(origin, frontend)} />
+                  <>
+                    <SnippetView name="OpenFeature web" snippet={openFeatureWebSnippet(origin, frontend)} />
+                    <SnippetView
+                      name="OpenFeature server"
+                      snippet={openFeatureServerSnippet(origin, frontend)}
+                    />
+                  </>
                 )}
               </Stack>
             </Tabs.Panel>

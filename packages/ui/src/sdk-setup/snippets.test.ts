@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { browserSnippet, nodeSnippet, openFeatureWebSnippet } from "./snippets";
+import { browserSnippet, nodeSnippet, openFeatureServerSnippet, openFeatureWebSnippet } from "./snippets";
 
 describe("SDK snippets", () => {
   it("give each SDK the service's address for its API and the token where it reads one", () => {
@@ -10,9 +10,14 @@ describe("SDK snippets", () => {
     const browser = browserSnippet("https://flags.example", "default:development.y");
     expect(browser.code).toContain('url: "https://flags.example/api/frontend"');
     expect(browser.code).toContain('clientKey: "default:development.y"');
-    const openFeature = openFeatureWebSnippet("https://flags.example", "default:development.y");
-    expect(openFeature.install).toContain("@openfeature/unleash-web-provider");
-    expect(openFeature.code).toContain('url: "https://flags.example/api/frontend"');
-    expect(openFeature.code).toContain('clientKey: "default:development.y"');
+    for (const openFeature of [
+      openFeatureWebSnippet("https://flags.example", "default:development.y"),
+      openFeatureServerSnippet("https://flags.example", "default:development.y"),
+    ]) {
+      expect(openFeature.install).toMatch(/@openfeature\/ofrep-(web-)?provider/);
+      // OFREP's paths start at the service's root.
+      expect(openFeature.code).toContain('baseUrl: "https://flags.example"');
+      expect(openFeature.code).toContain('headers: [["Authorization", "default:development.y"]]');
+    }
   });
 });

@@ -51,23 +51,49 @@ unleash.start();
   };
 }
 
-/** OpenFeature's web SDK with its Unleash provider, which runs the browser SDK underneath. */
+/**
+ * OpenFeature's web SDK with its generic OFREP provider: OpenFeature's own protocol, which
+ * the service speaks with a frontend token; no Unleash SDK underneath.
+ */
 export function openFeatureWebSnippet(origin: string, token: string): Snippet {
   return {
-    install: "npm install @openfeature/web-sdk @openfeature/unleash-web-provider unleash-proxy-client",
+    install: "npm install @openfeature/web-sdk @openfeature/ofrep-web-provider",
     code: `import { OpenFeature } from "@openfeature/web-sdk";
-import { UnleashWebProvider } from "@openfeature/unleash-web-provider";
+import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
 
+await OpenFeature.setContext({ targetingKey: "user-123" });
 await OpenFeature.setProviderAndWait(
-  new UnleashWebProvider({
-    url: ${quoted(`${origin}/api/frontend`)},
-    clientKey: ${quoted(token)},
-    appName: "my-app",
+  new OFREPWebProvider({
+    baseUrl: ${quoted(origin)},
+    headers: [["Authorization", ${quoted(token)}]],
   }),
 );
 
 const flags = OpenFeature.getClient();
 console.log(flags.getBooleanValue("my-flag", false));
+`,
+  };
+}
+
+/**
+ * OpenFeature's server SDK with its generic OFREP provider, evaluating each flag on the
+ * service for the context given; other languages' OFREP providers take the same address.
+ */
+export function openFeatureServerSnippet(origin: string, token: string): Snippet {
+  return {
+    install: "npm install @openfeature/server-sdk @openfeature/ofrep-provider @openfeature/ofrep-core@0.1.4",
+    code: `import { OpenFeature } from "@openfeature/server-sdk";
+import { OFREPProvider } from "@openfeature/ofrep-provider";
+
+await OpenFeature.setProviderAndWait(
+  new OFREPProvider({
+    baseUrl: ${quoted(origin)},
+    headers: [["Authorization", ${quoted(token)}]],
+  }),
+);
+
+const flags = OpenFeature.getClient();
+console.log(await flags.getBooleanValue("my-flag", false, { targetingKey: "user-123" }));
 `,
   };
 }
