@@ -49,9 +49,18 @@ export const OfrepFailureSchema = Type.Object({
   metadata: Type.Optional(metadata),
 });
 
+/** Where to hear of changes (ADR-0008): a server-sent event stream, at `origin` (the provider's own by default) + `requestUri`. */
+export const OfrepEventStreamSchema = Type.Object({
+  type: Type.String({ description: "sse" }),
+  url: Type.Optional(Type.String()),
+  endpoint: Type.Optional(Type.Object({ origin: Type.Optional(Type.String()), requestUri: Type.String() })),
+  inactivityDelaySec: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
 export const OfrepBulkSchema = Type.Object({
   flags: Type.Array(Type.Union([OfrepSuccessSchema, OfrepFailureSchema])),
   metadata: Type.Optional(metadata),
+  eventStreams: Type.Optional(Type.Array(OfrepEventStreamSchema)),
 });
 
 export type OfrepRequest = Static<typeof OfrepRequestSchema>;

@@ -364,7 +364,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
       await scope.register(usageRoutes, { metrics: services.metrics, auth: "frontend" });
     },
   });
-  await app.register(ofrepRoutes, { frontend: services.frontend, origins: config.frontendCorsOrigins });
+  await app.register(ofrepRoutes, {
+    frontend: services.frontend,
+    streams: services.clientStreams,
+    origins: config.frontendCorsOrigins,
+  });
   await app.register(usageRoutes, { metrics: services.metrics, auth: "client" });
   await app.register(applicationRoutes, { metrics: services.metrics });
   await app.register(flagUsageRoutes, { metrics: services.metrics });

@@ -161,6 +161,47 @@ describe("OFREP on the service, with a frontend token", () => {
     );
   });
 
+  it("names a change stream that tells of each change the token sees, and ends when the token is deleted", async () => {
+    const created = await server.request("/api/admin/api-tokens", {
+      method: "POST",
+      body: { tokenName: "ofrep-stream", type: "frontend", environment: "development", projects: ["*"] },
+    });
+    const secret: string = created.body.secret;
+    const bulk = await server.request("/ofrep/v1/evaluate/flags", {
+      method: "POST",
+      token: secret,
+      body: { context: { targetingKey: "u1" } },
+    });
+    const [stream] = bulk.body.eventStreams;
+    expect(stream).toEqual({
+      type: "sse",
+      endpoint: { requestUri: `/ofrep/v1/events?key=${encodeURIComponent(secret)}` },
+      inactivityDelaySec: 120,
+    });
+    // As a browser's EventSource connects from a page elsewhere: the token in the URL, no headers.
+    const events = await fetch(`${server.url}${stream.endpoint.requestUri}`, {
+      headers: { origin: "https://shop.example" },
+    });
+    expect(events.status).toBe(200);
+    expect(events.headers.get("access-control-allow-origin")).toBe("*");
+    const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = "";
+    await server.request(`${development("greeting")}/off`, { method: "POST" });
+    while (!received.includes("refetchEvaluation")) received += (await reader.read()).value ?? "";
+    const data = received.split("\n").find((line) => line.startsWith("data: "))!;
+    expect(JSON.parse(data.slice(6))).toMatchObject({ type: "refetchEvaluation", etag: expect.any(String) });
+    await server.request(`${development("greeting")}/on`, { method: "POST" });
+
+    await server.request(`/api/admin/api-tokens/${encodeURIComponent(secret)}`, { method: "DELETE" });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
+    const refused = await fetch(`${server.url}${stream.endpoint.requestUri}`);
+    expect(refused.status).toBe(401);
+    const clientKey = await fetch(
+      `${server.url}/ofrep/v1/events?key=${encodeURIComponent("*:development.test-client-secret")}`,
+    );
+    expect(clientKey.status).toBe(403);
+  });
+
   it("refuses a malformed body and an invalid context with OFREP's error codes", async () => {
     const single = (body: string) =>
       server.request("/ofrep/v1/evaluate/flags/greeting", {

@@ -29,7 +29,7 @@ declare module "fastify" {
     permission?: Permission | readonly Permission[];
     /** The route is about the calling person (their profile, tokens, favourites): API tokens are refused. */
     person?: boolean;
-    /** The token may come in `X-API-Key` instead of `authorization`, as OpenFeature's protocol allows. */
+    /** The token may come in `X-API-Key` (or a `key` query parameter) instead of `authorization`, as OpenFeature's protocol allows. */
     apiKeyHeader?: boolean;
   }
   interface FastifyRequest {
@@ -131,9 +131,20 @@ function admit(
   }
 }
 
+/**
+ * OpenFeature's providers may send the token in `X-API-Key`; a browser's change stream
+ * (EventSource sends no headers) names it in the `key` query parameter.
+ */
+function ofrepKey(request: FastifyRequest): string | undefined {
+  const header = request.headers["x-api-key"];
+  if (typeof header === "string") return header;
+  const query = (request.query as { key?: unknown } | undefined)?.key;
+  return typeof query === "string" ? query : undefined;
+}
+
 function identify(credentials: Credentials, request: FastifyRequest, access: Access): Actor | Promise<Actor> {
-  const apiKey = request.routeOptions.config.apiKeyHeader ? request.headers["x-api-key"] : undefined;
-  const header = request.headers.authorization ?? (typeof apiKey === "string" ? apiKey : undefined);
+  const apiKey = request.routeOptions.config.apiKeyHeader ? ofrepKey(request) : undefined;
+  const header = request.headers.authorization ?? apiKey;
   // SDKs send the bare token; some HTTP clients insist on a scheme.
   const secret = header?.startsWith("Bearer ") ? header.slice(7) : header;
   const byHeader = secret ? credentials.bearer(secret) : undefined;

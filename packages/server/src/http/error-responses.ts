@@ -110,6 +110,7 @@ export const ERROR_EXCEPTIONS: Record<string, { with?: ErrorStatus[]; without?: 
   "DELETE /api/admin/projects/:projectId/change-requests/:id/changes/:changeId": { with: [409] },
   "POST /auth/simple/login": { with: [401, 429] },
   "GET /api/client/streaming": { with: [429] },
+  "GET /ofrep/v1/events": { with: [429] },
   // A logout form's body is not read, but one sent as JSON is parsed, and can be malformed.
   "POST /logout": { with: [400] },
   "GET /auth/reset/validate": { with: [401] },

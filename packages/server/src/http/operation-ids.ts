@@ -213,6 +213,7 @@ const OWN: Record<string, string> = {
   // OpenFeature's protocol (OFREP 0.3.0) names its own operations.
   "POST /ofrep/v1/evaluate/flags/:key": "evaluateFlag",
   "POST /ofrep/v1/evaluate/flags": "evaluateFlagsBulk",
+  "GET /ofrep/v1/events": "getOfrepChanges",
   "GET /internal-backstage/prometheus": "getPrometheusMetrics",
   "GET /api/frontend/client/features": "getFrontendClientFeatures",
   "GET /api/frontend/health": "getFrontendHealth",

@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Actor, TokenActor } from "../../access/actor.js";
 import type { StreamSettings } from "../../config.js";
 import type { Telemetry } from "../../telemetry.js";
@@ -10,7 +10,14 @@ import type { ClientFeaturesService, Delta } from "./service.js";
 /** What finds a secret's token again: the token cache, which every revocation empties. */
 export type Authenticate = (secret: string) => Actor | undefined | Promise<Actor | undefined>;
 
+/**
+ * What a stream is for: an SDK's (Unleash's streaming protocol: the delta events) or an
+ * OpenFeature provider's (OFREP's change notification: only "fetch again").
+ */
+export type StreamKind = "sdk" | "ofrep";
+
 interface Stream {
+  kind: StreamKind;
   response: ServerResponse;
   secret: string;
   query: ScopeQuery;
@@ -22,6 +29,7 @@ interface Stream {
 }
 
 export interface Opening {
+  kind: StreamKind;
   secret: string;
   query: ScopeQuery;
   scope: Scope;
@@ -39,6 +47,13 @@ const frame = (type: string, delta: Delta) => {
   const id = last ? `id: ${last.eventId}\n` : "";
   return `event: ${type}\n${id}data: ${JSON.stringify({ events: delta.events })}\n\n`;
 };
+
+/** OFREP's notification (ADR-0008): the revision is the etag, and the event's id to resume from. */
+const refetch = (delta: Delta) =>
+  `id: ${delta.revision}\nevent: message\ndata: ${JSON.stringify({ type: "refetchEvaluation", etag: String(delta.revision), lastModified: Math.floor(Date.now() / 1000) })}\n\n`;
+
+/** The token types each kind of stream is for. */
+const READERS: Record<StreamKind, readonly string[]> = { sdk: ["client", "admin"], ofrep: ["frontend"] };
 
 /**
  * The streaming protocol (`/api/client/streaming`): each SDK's connection, and after every
@@ -85,14 +100,23 @@ export class ClientStreams {
     secret: string,
     query: ScopeQuery,
     lastEventId: number | undefined,
+    kind: StreamKind = "sdk",
   ): Promise<Opening> {
     const scope = scopeFor(token, query);
-    return { secret, query, scope, first: await this.features.delta(scope, lastEventId) };
+    return { kind, secret, query, scope, first: await this.features.delta(scope, lastEventId) };
   }
 
-  /** Sends the first event on a response whose headers are not yet sent, and keeps it open. */
-  start(response: ServerResponse, { secret, query, scope, first }: Opening): void {
+  /**
+   * Sends the first event on a response whose headers are not yet sent, and keeps it open;
+   * `headers` are the ones its route set so far (CORS, for a browser's EventSource).
+   */
+  start(
+    response: ServerResponse,
+    { kind, secret, query, scope, first }: Opening,
+    headers: OutgoingHttpHeaders = {},
+  ): void {
     response.writeHead(200, {
+      ...headers,
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
       connection: "keep-alive",
@@ -100,6 +124,7 @@ export class ClientStreams {
       "x-accel-buffering": "no",
     });
     const stream: Stream = {
+      kind,
       response,
       secret,
       query,
@@ -107,7 +132,13 @@ export class ClientStreams {
       key: listingKey(scope, false),
       revision: first.revision,
     };
-    this.send(stream, this.connected(stream.key, first));
+    // An OpenFeature provider fetches on connecting; it hears only of what it may have missed.
+    if (kind === "sdk") this.send(stream, this.connected(stream.key, first));
+    else
+      this.send(
+        stream,
+        first.events.length > 0 && first.events[0]?.type !== "hydration" ? refetch(first) : ": connected\n\n",
+      );
     this.streams.add(stream);
     this.telemetry?.clientStreams.inc();
     response.once("close", () => this.forget(stream));
@@ -172,12 +203,17 @@ export class ClientStreams {
   private async publishAll(): Promise<void> {
     const frames = new Map<string, Promise<{ delta: Delta; bytes: string | undefined }>>();
     for (const stream of this.streams) {
-      const key = `${stream.key}\n${stream.revision}`;
+      const key = `${stream.kind}\n${stream.key}\n${stream.revision}`;
       let made = frames.get(key);
       if (!made) {
         made = this.features.delta(stream.scope, stream.revision).then((delta) => ({
           delta,
-          bytes: delta.events.length > 0 ? frame("unleash-updated", delta) : undefined,
+          bytes:
+            delta.events.length === 0
+              ? undefined
+              : stream.kind === "sdk"
+                ? frame("unleash-updated", delta)
+                : refetch(delta),
         }));
         // A failed read (the database briefly away) is retried on the next revision or catch-up poll.
         made.catch(() => undefined);
@@ -217,9 +253,9 @@ export class ClientStreams {
       } catch {
         continue;
       }
-      const token =
-        actor?.kind === "token" && (actor.type === "client" || actor.type === "admin") ? actor : undefined;
       for (const stream of streams) {
+        const token =
+          actor?.kind === "token" && READERS[stream.kind].includes(actor.type) ? actor : undefined;
         // A token whose scope changed reconnects, to be hydrated with what it now sees.
         if (!token || listingKey(scopeFor(token, stream.query), false) !== stream.key) this.end(stream);
       }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { OutgoingHttpHeaders } from "node:http";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import {
   ApiError,
@@ -13,6 +14,7 @@ import {
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { tokenCaller } from "../../../http/auth.js";
+import type { ClientStreams } from "../../client-api/streams.js";
 import { browserCors } from "../routes.js";
 import type { FrontendService } from "../service.js";
 
@@ -32,6 +34,14 @@ function ofrepErrors(error: FastifyError, request: FastifyRequest, reply: Fastif
   throw error;
 }
 
+/** The token the caller sent, as the service read it (http/auth.ts). */
+const secretOf = (request: FastifyRequest): string => {
+  const sent =
+    request.headers.authorization ?? request.headers["x-api-key"] ?? (request.query as { key?: string }).key;
+  const secret = String(sent);
+  return secret.startsWith("Bearer ") ? secret.slice(7) : secret;
+};
+
 const contextOf = (request: FastifyRequest<{ Body: { context?: Record<string, unknown> } }>) =>
   frontendApiContext(ofrepFields(request.body?.context ?? {}), request.ip);
 
@@ -43,8 +53,9 @@ const contextOf = (request: FastifyRequest<{ Body: { context?: Record<string, un
  */
 export const ofrepRoutes: FastifyPluginAsyncTypebox<{
   frontend: FrontendService;
+  streams: ClientStreams;
   origins: string[];
-}> = async (app, { frontend, origins }) => {
+}> = async (app, { frontend, streams, origins }) => {
   await browserCors(app, origins, "/ofrep/*");
   app.setErrorHandler(ofrepErrors);
 
@@ -99,12 +110,52 @@ export const ofrepRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const flags = await frontend.ofrep(tokenCaller(request), contextOf(request));
-      const body = JSON.stringify({ flags });
+      // The change stream, with the caller's token: a browser's EventSource sends no headers.
+      const requestUri = `/ofrep/v1/events?key=${encodeURIComponent(secretOf(request))}`;
+      const eventStreams = [{ type: "sse", endpoint: { requestUri }, inactivityDelaySec: 120 }];
+      const body = JSON.stringify({ flags, eventStreams });
       const etag = `W/"${createHash("sha1").update(body).digest("base64url")}"`;
       reply.header("etag", etag).header("cache-control", "no-cache");
       if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
       // Already serialised, for its ETag: sent as it is.
       return reply.type("application/json; charset=utf-8").send(body as never);
+    },
+  );
+
+  app.get(
+    "/ofrep/v1/events",
+    {
+      config,
+      schema: {
+        tags,
+        summary: "OpenFeature's change notification: an event after each change the token sees",
+        description:
+          "Server-sent events (OFREP ADR-0008): `event: message` with `{type: refetchEvaluation, etag, lastModified}` after each change in the token's environment and projects; fetch the bulk evaluation again. The token may come in `key`, as a browser's EventSource sends no headers. The stream ends when the token is revoked; 429 past the instance's limit of streams.",
+        querystring: Type.Object({ key: Type.Optional(Type.String()) }),
+        headers: Type.Object({ "last-event-id": Type.Optional(Type.String()) }),
+        response: {
+          200: {
+            description: "Server-sent events.",
+            content: { "text/event-stream": { schema: Type.String() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      if (streams.full) {
+        throw new ApiError("RateLimitError", "This instance holds as many streams as it may: poll instead.");
+      }
+      const last = Number(request.headers["last-event-id"]);
+      const opening = await streams.prepare(
+        tokenCaller(request),
+        secretOf(request),
+        {},
+        Number.isInteger(last) && last >= 0 ? last : undefined,
+        "ofrep",
+      );
+      const headers = reply.getHeaders() as OutgoingHttpHeaders;
+      reply.hijack();
+      streams.start(reply.raw, opening, headers);
     },
   );
 };
