@@ -13,7 +13,16 @@ describe("OFREP on the proxy", () => {
   let url: string;
   let client: Client;
   beforeAll(async () => {
-    upstream = await FakeUpstream.start(flagDocument());
+    const document = flagDocument();
+    document.features.push({
+      name: "limit",
+      enabled: true,
+      strategies: [{ name: "default" }],
+      variants: [
+        { name: "ten", weight: 1000, stickiness: "default", payload: { type: "number", value: "10.5" } },
+      ],
+    });
+    upstream = await FakeUpstream.start(document);
     proxy = await startProxy(upstream);
     url = await proxy.listen({ port: 0, host: "127.0.0.1" });
     await OpenFeature.setProviderAndWait(
@@ -50,6 +59,11 @@ describe("OFREP on the proxy", () => {
       variant: "hello",
     });
     expect(await client.getObjectValue("colors", {}, { targetingKey: "7" })).toEqual({ hex: "#00f" });
+    expect(await client.getNumberDetails("limit", 0, { targetingKey: "7" })).toMatchObject({
+      value: 10.5,
+      variant: "ten",
+      reason: "STATIC",
+    });
   });
 
   test("names an unknown flag, a type mismatch and a missing targeting key", async () => {
@@ -79,7 +93,10 @@ describe("OFREP on the proxy", () => {
       value: true,
       reason: "TARGETING_MATCH",
     });
-    expect(flags.map((flag) => flag.key)).toEqual(flagDocument().features.map((feature) => feature.name));
+    expect(flags.map((flag) => flag.key)).toEqual([
+      ...flagDocument().features.map((feature) => feature.name),
+      "limit",
+    ]);
     const etag = first.headers.get("etag")!;
     expect((await ask({ authorization: CLIENT_KEY, "if-none-match": etag })).status).toBe(304);
     expect((await ask({ "x-api-key": "wrong" })).status).toBe(401);
