@@ -1,9 +1,10 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
+import { createServer as createNetServer } from "node:net";
 import { dirname, join } from "node:path";
-import { createProxy, type SignalboxProxy } from "@signalbox/proxy";
 import { UnleashClient } from "unleash-proxy-client";
 import { admin, CLIENT_TOKEN, expect, serviceUrl, test } from "./support/service";
 
@@ -67,8 +68,16 @@ client.addHandler(ProviderEvents.ConfigurationChanged, render);
 </html>`;
 }
 
-let proxy: SignalboxProxy;
+let proxy: ChildProcess;
 let proxyUrl: string;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createNetServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 let site: Server;
 let siteUrl: string;
 
@@ -92,18 +101,32 @@ test.beforeAll(async () => {
   });
   await admin("POST", `${development("of-greeting")}/on`);
 
-  proxy = await createProxy(
-    {
-      serviceUrl: `${serviceUrl()}/api`,
-      serviceApiToken: CLIENT_TOKEN,
-      clientKeys: [KEY],
-      backupDir: false,
-      logLevel: "error",
+  // The proxy as its users run it: its own command, configured by its environment.
+  const port = await freePort();
+  proxyUrl = `http://127.0.0.1:${port}`;
+  proxy = spawn(process.execPath, [createRequire(import.meta.url).resolve("@signalbox/proxy/cli")], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SERVICE_URL: `${serviceUrl()}/api`,
+      SERVICE_API_TOKEN: CLIENT_TOKEN,
+      SERVICE_PROXY_CLIENT_KEYS: KEY,
+      BACKUP_DIR: "off",
+      LOG_LEVEL: "error",
     },
-    {},
-  );
-  proxyUrl = await proxy.listen({ port: 0, host: "127.0.0.1" });
-  await proxy.ready;
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await expect
+    .poll(
+      () =>
+        fetch(`${proxyUrl}/proxy/health`).then(
+          (response) => response.status,
+          () => 0,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(200);
 
   const files = modules();
   site = createServer(async (request, response) => {
@@ -121,7 +144,10 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await proxy?.close();
+  if (proxy && proxy.exitCode === null) {
+    proxy.kill("SIGTERM");
+    await new Promise((done) => proxy.once("exit", done));
+  }
   await new Promise((resolve) => site?.close(resolve));
 });
 
