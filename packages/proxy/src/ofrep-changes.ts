@@ -1,7 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
-
-/** Bytes a stream may leave unread before it is dropped: its provider reconnects and fetches again. */
-const BACKLOG_LIMIT = 1024 * 1024;
+import { openEventStream, writeEvent } from "./sse.js";
 
 export interface OfrepChangeLimits {
   /** Streams held at once; past it 429, and providers keep polling. */
@@ -37,13 +35,7 @@ export class OfrepChanges {
 
   /** `headers` are the ones the route set so far (CORS above all: browsers read this stream from other origins). */
   open(response: ServerResponse, lastEventId: string | undefined, headers: OutgoingHttpHeaders = {}): void {
-    response.writeHead(200, {
-      ...headers,
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
+    openEventStream(response, headers);
     this.streams.add(response);
     response.once("close", () => this.forget(response));
     response.on("error", () => this.forget(response));
@@ -71,13 +63,7 @@ export class OfrepChanges {
   }
 
   private send(response: ServerResponse, bytes: string): void {
-    if (response.writableEnded || response.destroyed) return;
-    if (response.writableLength > BACKLOG_LIMIT) {
-      this.forget(response);
-      response.destroy();
-      return;
-    }
-    response.write(bytes);
+    if (!writeEvent(response, bytes)) this.forget(response);
   }
 
   private forget(response: ServerResponse): void {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { openEventStream, writeEvent } from "../sse.js";
 import type { Changes, Scope } from "./scopes.js";
 import type { TokenCheck } from "./tokens.js";
 
@@ -13,9 +14,6 @@ export interface StreamLimits {
   maxStreams: number;
   keepAliveMs: number;
 }
-
-/** Bytes a stream may leave unread before it is dropped: its SDK reconnects with Last-Event-ID. */
-const BACKLOG_LIMIT = 8 * 1024 * 1024;
 
 const frame = (type: string, changes: Changes) =>
   `event: ${type}\nid: ${changes.revision}\ndata: ${JSON.stringify({ events: changes.events })}\n\n`;
@@ -45,12 +43,7 @@ export class EdgeStreams {
   }
 
   open(response: ServerResponse, secret: string, scope: Scope, lastEventId: number | undefined): void {
-    response.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
+    openEventStream(response);
     const stream: Stream = { response, secret, stop: () => undefined };
     const first = scope.changes(lastEventId);
     // Nothing missed: the SDK still hears that it is connected, with no events.
@@ -82,14 +75,7 @@ export class EdgeStreams {
   }
 
   private send(stream: Stream, bytes: string): void {
-    const { response } = stream;
-    if (response.writableEnded || response.destroyed) return;
-    if (response.writableLength > BACKLOG_LIMIT) {
-      this.forget(stream);
-      response.destroy();
-      return;
-    }
-    response.write(bytes);
+    if (!writeEvent(stream.response, bytes)) this.forget(stream);
   }
 
   private startKeepAlive(): void {
