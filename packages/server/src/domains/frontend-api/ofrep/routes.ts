@@ -21,8 +21,13 @@ import type { FrontendService } from "../service.js";
 const tags = ["OpenFeature (OFREP)"];
 const config = { auth: "frontend" as const, apiKeyHeader: true };
 
-/** A request OFREP calls malformed, in its words: the body (PARSE_ERROR) or the context (INVALID_CONTEXT). */
+/**
+ * An evaluation request OFREP calls malformed, in its words: the body (PARSE_ERROR) or the
+ * context (INVALID_CONTEXT). The change stream's refusals, which OFREP does not word, are
+ * the service's.
+ */
 function ofrepErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (!request.routeOptions.url?.startsWith("/ofrep/v1/evaluate/")) throw error;
   const key = (request.params as { key?: string } | undefined)?.key;
   const refusal = (errorCode: string, errorDetails: string) =>
     reply.code(400).send({ ...(key === undefined ? {} : { key }), errorCode, errorDetails });
