@@ -61,6 +61,7 @@ const layers = [
     folders: [
       "domains/favorites",
       "domains/metrics",
+      "domains/impact-metrics",
       "domains/client-api",
       "domains/frontend-api",
       "domains/playground",
@@ -74,7 +75,13 @@ const layers = [
   },
   {
     name: "use cases",
-    folders: ["domains/change-requests", "domains/import-export", "domains/features/editing"],
+    folders: [
+      "domains/change-requests",
+      "domains/import-export",
+      "domains/features/editing",
+      "domains/release-plans",
+      "domains/flag-versions",
+    ],
     files: ["domains/projects/lifecycle.ts"],
   },
   {

@@ -2,6 +2,7 @@ export * from "./context.js";
 export * from "./delta.js";
 export * from "./errors.js";
 export * from "./frontend.js";
+export * from "./impact-metrics.js";
 export * from "./nullable.js";
 export * from "./ofrep.js";
 export * from "./sdk-document.js";

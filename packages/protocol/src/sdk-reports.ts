@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { ImpactMetricsField } from "./impact-metrics.js";
 import { Nullable } from "./nullable.js";
 
 // What SDKs send about themselves: a registration when they start, and usage counts every
@@ -38,6 +39,7 @@ export const ClientMetricsSchema = Type.Object(
     appName: Type.String({ minLength: 1 }),
     ...sdkFields,
     bucket: Type.Optional(Nullable(MetricsBucketSchema)),
+    impactMetrics: Type.Optional(ImpactMetricsField),
   },
   { additionalProperties: true },
 );

@@ -16,6 +16,7 @@ import { type TokenCheck, TokenValidator } from "./edge/tokens.js";
 import { errorHandler } from "./errors.js";
 import { Evaluations } from "./evaluation.js";
 import { createGuard } from "./guard.js";
+import { ImpactMetricsAggregator } from "./impact-metrics.js";
 import { UsageMetrics } from "./metrics.js";
 import { OFFLINE_ENVIRONMENT, OfflineSource, OfflineTokens } from "./offline.js";
 import { OfrepChanges } from "./ofrep-changes.js";
@@ -180,10 +181,12 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
     : new FeatureSync({ ...following, upstream, bootstrap: config.expBootstrap, observer: followed });
   const budget = new ReportBudget({ logger: config.logger, observer: operational });
   const usage = new UsageMetrics(budget);
+  const impact = new ImpactMetricsAggregator(budget);
   const registrations = new ClientRegistrations(budget);
   const reporter = new UsageReporter({
     upstream,
     usage,
+    impact,
     registrations,
     appName: config.serviceAppName,
     instanceId: config.serviceInstanceId,
@@ -237,8 +240,15 @@ export async function proxyFor(config: ProxyConfig): Promise<SignalboxProxy> {
   const app = await buildApp(
     config,
     sync,
-    { evaluations, usage, registrations, operational },
-    { validator, scopes, streams, forwarder, firstFetchMs: FIRST_FETCH_MS },
+    { evaluations, usage, impact, registrations, operational },
+    {
+      validator,
+      scopes,
+      streams,
+      forwarder,
+      impact: offline ? undefined : impact,
+      firstFetchMs: FIRST_FETCH_MS,
+    },
     ofrepChanges,
   );
 

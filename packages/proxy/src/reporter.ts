@@ -1,5 +1,6 @@
 import { Backoff } from "./backoff.js";
 import type { DropObserver } from "./budget.js";
+import type { ImpactMetricsAggregator } from "./impact-metrics.js";
 import type { Logger } from "./logger.js";
 import type { UsageMetrics } from "./metrics.js";
 import type { ClientRegistrations } from "./registrations.js";
@@ -9,6 +10,8 @@ import { SDK_NAME, SPEC_VERSION } from "./version.js";
 export interface ReporterOptions {
   upstream: Upstream;
   usage: UsageMetrics;
+  /** Clients' impact metrics, sent in the same report as the usage counts. */
+  impact?: ImpactMetricsAggregator;
   registrations: ClientRegistrations;
   appName: string;
   instanceId: string;
@@ -109,23 +112,29 @@ export class UsageReporter {
 
   /** Returns whether something failed. */
   private async sendUsage(): Promise<boolean> {
-    const { upstream, usage, appName, instanceId, connectionId, observer } = this.options;
+    const { upstream, usage, impact, appName, instanceId, connectionId, observer } = this.options;
     const bucket = usage.take();
-    if (!bucket) return false;
+    const impactMetrics = impact?.take();
+    if (!bucket && !impactMetrics) return false;
+    const now = new Date().toISOString();
     const result = await upstream.sendMetrics({
       appName,
       instanceId,
       connectionId,
-      bucket,
+      // Impact metrics alone still travel with a bucket, empty: what every server expects.
+      bucket: bucket ?? { start: now, stop: now, toggles: {} },
+      ...(impactMetrics ? { impactMetrics } : {}),
       ...PLATFORM,
     });
     if (result.outcome === "sent") return false;
     this.report("send usage metrics", result);
     if (result.outcome === "refused") {
-      observer.reportsDropped("usage", "refused", Object.keys(bucket.toggles).length);
+      const series = (impactMetrics ?? []).reduce((total, metric) => total + metric.samples.length, 0);
+      observer.reportsDropped("usage", "refused", Object.keys(bucket?.toggles ?? {}).length + series);
       return false;
     }
-    usage.restore(bucket);
+    if (bucket) usage.restore(bucket);
+    if (impactMetrics) impact?.restore(impactMetrics);
     return true;
   }
 

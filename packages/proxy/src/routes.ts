@@ -6,6 +6,7 @@ import {
   FrontendQuerySchema,
   FrontendTogglesSchema,
   ProxyRequestSchema,
+  readImpactMetrics,
 } from "@signalbox/protocol";
 import type {
   FastifyBaseLogger,
@@ -18,6 +19,7 @@ import type { ProxyConfig } from "./config.js";
 import { SchemaViolation } from "./errors.js";
 import { matchesEtag } from "./etag.js";
 import type { Evaluations } from "./evaluation.js";
+import type { ImpactMetricsAggregator } from "./impact-metrics.js";
 import type { UsageMetrics } from "./metrics.js";
 import type { OperationalMetrics } from "./prometheus.js";
 import type { ClientRegistrations } from "./registrations.js";
@@ -36,6 +38,8 @@ export interface RouteDependencies {
   config: ProxyConfig;
   evaluations: Evaluations;
   usage: UsageMetrics;
+  /** Clients' impact metrics, sent upstream in the proxy's own report. */
+  impact: ImpactMetricsAggregator;
   registrations: ClientRegistrations;
   operational: OperationalMetrics;
 }
@@ -75,7 +79,7 @@ const readToggleRequest = (request: FastifyRequest, _reply: FastifyReply, done: 
 };
 
 export function proxyRoutes(app: App, deps: RouteDependencies): void {
-  const { config, evaluations, usage, registrations, operational } = deps;
+  const { config, evaluations, usage, impact, registrations, operational } = deps;
   const base = `${config.proxyBasePath}/proxy`;
   const vary = `Origin, ${config.clientKeysHeaderName}`;
 
@@ -204,8 +208,9 @@ export function proxyRoutes(app: App, deps: RouteDependencies): void {
         config: { access: "client-or-server" },
       },
       async (request, reply) => {
-        const { bucket } = request.body;
+        const { bucket, impactMetrics } = request.body;
         if (bucket) usage.addBucket(bucket.toggles);
+        if (impactMetrics !== undefined) impact.add(readImpactMetrics(impactMetrics));
         return reply.type(TEXT).send("OK");
       },
     );

@@ -47,9 +47,13 @@ import { FeatureTagService } from "./domains/features/tags/service.js";
 import { variantRoutes } from "./domains/features/variants/routes.js";
 import { VariantService } from "./domains/features/variants/service.js";
 import { FlagViewService } from "./domains/features/view/service.js";
+import { flagVersionRoutes } from "./domains/flag-versions/routes.js";
+import { FlagVersionService } from "./domains/flag-versions/service.js";
 import { ofrepRoutes } from "./domains/frontend-api/ofrep/routes.js";
 import { frontendRoutes } from "./domains/frontend-api/routes.js";
 import { FrontendService } from "./domains/frontend-api/service.js";
+import { flagImpactMetricRoutes, impactMetricRoutes } from "./domains/impact-metrics/routes.js";
+import { ImpactMetricsService } from "./domains/impact-metrics/service.js";
 import { importExportRoutes } from "./domains/import-export/routes.js";
 import { ImportExportService } from "./domains/import-export/service.js";
 import { insightRoutes } from "./domains/insights/routes.js";
@@ -65,6 +69,11 @@ import { ProjectLifecycle } from "./domains/projects/lifecycle.js";
 import { ProjectOverview } from "./domains/projects/overview.js";
 import { projectRoutes } from "./domains/projects/routes.js";
 import { ProjectService } from "./domains/projects/service.js";
+import { ReleasePlanService } from "./domains/release-plans/plans.js";
+import { releasePlanRoutes, releaseTemplateRoutes } from "./domains/release-plans/routes.js";
+import { SafeguardService } from "./domains/release-plans/safeguards.js";
+import { ReleaseScheduler } from "./domains/release-plans/scheduler.js";
+import { ReleaseTemplateService } from "./domains/release-plans/templates.js";
 import { segmentRoutes } from "./domains/segments/routes.js";
 import { SegmentService } from "./domains/segments/service.js";
 import { serviceAccountRoutes } from "./domains/service-accounts/routes.js";
@@ -98,7 +107,7 @@ export function createServices(
   telemetry = new Telemetry(),
   settings: Pick<
     Config,
-    "sessionTtlHours" | "loginFailuresPerMinute" | "integrations" | "streaming"
+    "sessionTtlHours" | "loginFailuresPerMinute" | "integrations" | "streaming" | "releases" | "impactMetrics"
   > = defaultConfig(),
 ) {
   const events = new EventService(db, telemetry);
@@ -145,6 +154,8 @@ export function createServices(
   const dependencies = new DependencyService(db, events, flags);
   const lifecycle = new LifecycleService(db, events, flags);
   const metrics = new MetricsService(db, events, { flags, lifecycle, environments, strategyDefinitions });
+  // A peer of metrics: the usage routes hand it a report's impact metrics.
+  const impactMetrics = new ImpactMetricsService(db, events, { flags }, settings.impactMetrics, telemetry);
   const favorites = new FavoriteService(db, events, { flags, projects });
   const flagViews = new FlagViewService(db, {
     flags,
@@ -177,8 +188,34 @@ export function createServices(
     strategies,
   });
   const staleness = new StalenessJob(events, flags);
-  // A use case above the flag services: changes are checked against them and applied through them.
-  const changeTargets = { flags, flagEditing, strategies, variants, dependencies, segments };
+  // Use cases above the flag services. Release plans serve milestones through the strategies
+  // and switch flags off through their editing.
+  const releaseTemplates = new ReleaseTemplateService(db, events, { strategies, segments });
+  const releasePlans = new ReleasePlanService(
+    db,
+    events,
+    { flags, flagEditing, strategies, segments, templates: releaseTemplates },
+    settings.releases,
+  );
+  const safeguards = new SafeguardService(
+    db,
+    events,
+    { flags, flagEditing, plans: releasePlans, metrics: impactMetrics },
+    settings.releases,
+  );
+  const releaseScheduler = new ReleaseScheduler(releasePlans, safeguards, settings.releases, events);
+  // Changes are checked against the flag services and applied through them.
+  const changeTargets = {
+    flags,
+    flagEditing,
+    strategies,
+    variants,
+    dependencies,
+    segments,
+    releaseTemplates,
+    releasePlans,
+    safeguards,
+  };
   const changeRequestQueries = new ChangeRequestQueries(db, {
     projects,
     users,
@@ -196,6 +233,17 @@ export function createServices(
     }),
     schedules: new ChangeRequestSchedules(db, events, { users, grants, targets: changeTargets }),
   };
+  // Restoring a flag's version goes through the flag services, or into change requests.
+  const flagVersions = new FlagVersionService(db, events, {
+    flags,
+    dependencies,
+    projects,
+    targets: changeTargets,
+    contextFields,
+    definitions: strategyDefinitions,
+    drafts: changeRequests.drafts,
+    queries: changeRequestQueries,
+  });
   const changeRequestScheduler = new ChangeRequestScheduler(changeRequests.schedules, events.outbox, events);
   const addons = new AddonService(db, events, { tagTypes, projects }, settings.integrations);
   const importExport = new ImportExportService(db, events, {
@@ -230,6 +278,11 @@ export function createServices(
     playground,
     changeRequests,
     changeRequestScheduler,
+    flagVersions,
+    releaseTemplates,
+    releasePlans,
+    safeguards,
+    releaseScheduler,
     insights,
     staleness,
     addons,
@@ -238,6 +291,7 @@ export function createServices(
     clientStreams,
     frontend,
     metrics,
+    impactMetrics,
     environments,
     projects,
     projectOverview,
@@ -361,7 +415,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     frontend: services.frontend,
     origins: config.frontendCorsOrigins,
     within: async (scope) => {
-      await scope.register(usageRoutes, { metrics: services.metrics, auth: "frontend" });
+      await scope.register(usageRoutes, {
+        metrics: services.metrics,
+        impactMetrics: services.impactMetrics,
+        auth: "frontend",
+      });
     },
   });
   await app.register(ofrepRoutes, {
@@ -369,9 +427,15 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     streams: services.clientStreams,
     origins: config.frontendCorsOrigins,
   });
-  await app.register(usageRoutes, { metrics: services.metrics, auth: "client" });
+  await app.register(usageRoutes, {
+    metrics: services.metrics,
+    impactMetrics: services.impactMetrics,
+    auth: "client",
+  });
   await app.register(applicationRoutes, { metrics: services.metrics });
   await app.register(flagUsageRoutes, { metrics: services.metrics });
+  await app.register(impactMetricRoutes, { impactMetrics: services.impactMetrics });
+  await app.register(flagImpactMetricRoutes, { impactMetrics: services.impactMetrics });
   await app.register(environmentRoutes, { environments: services.environments });
   await app.register(projectRoutes, {
     projects: services.projects,
@@ -396,6 +460,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(featureTagRoutes, { featureTags: services.featureTags });
   await app.register(dependencyRoutes, { dependencies: services.dependencies });
   await app.register(lifecycleRoutes, { lifecycle: services.lifecycle });
+  await app.register(flagVersionRoutes, { versions: services.flagVersions });
+  await app.register(releaseTemplateRoutes, { templates: services.releaseTemplates });
+  await app.register(releasePlanRoutes, { plans: services.releasePlans, safeguards: services.safeguards });
   await app.register(ssoSettingsRoutes, { sso: services.sso });
   await app.register(ssoLoginRoutes, { sso: services.sso });
   await app.register(loginRoutes, { sessions: services.sessions });

@@ -37,6 +37,30 @@ export interface Config {
   integrations: IntegrationSettings;
   /** SDK streams on `/api/client/streaming`. */
   streaming: StreamSettings;
+  /** Release plans' progressions and safeguards. */
+  releases: ReleaseSettings;
+  /** What is kept of the impact metrics SDKs report. */
+  impactMetrics: ImpactMetricsSettings;
+}
+
+export interface ImpactMetricsSettings {
+  /** Metrics (a name and type) kept; a new one past it is refused. */
+  maxMetrics: number;
+  /** Series (label sets) kept per metric; a new one past it is refused. */
+  maxSeriesPerMetric: number;
+  /** How long points are kept, in ms. */
+  retentionMs: number;
+  /** The time one stored point covers, in seconds: what arrives within it is added up (a gauge's last value kept). */
+  resolutionSeconds: number;
+}
+
+export interface ReleaseSettings {
+  /** How long a transition condition's minute lasts, in ms (shorter only in tests). */
+  minuteMs: number;
+  /** How often every safeguard is looked at, in ms. */
+  evaluationMs: number;
+  /** The window a safeguard's metric is aggregated over at each look, in ms. */
+  windowMs: number;
 }
 
 export interface IntegrationSettings {
@@ -173,6 +197,41 @@ export const VARIABLES: readonly { name: string; fallback: string; meaning: stri
     name: "INTEGRATION_SLACK_API_URL",
     fallback: "https://slack.com/api",
     meaning: "the Slack Web API the Slack App addon posts to (a proxy's, say)",
+  },
+  {
+    name: "IMPACT_METRICS_MAX_METRICS",
+    fallback: "100",
+    meaning: "impact metrics (name and type) kept; SDKs' new ones past it are refused",
+  },
+  {
+    name: "IMPACT_METRICS_MAX_SERIES_PER_METRIC",
+    fallback: "1000",
+    meaning: "label combinations kept per impact metric; new ones past it are refused",
+  },
+  {
+    name: "IMPACT_METRICS_RETENTION_HOURS",
+    fallback: "168",
+    meaning: "how long impact metric points are kept",
+  },
+  {
+    name: "IMPACT_METRICS_RESOLUTION_SECONDS",
+    fallback: "60",
+    meaning: "the time each stored impact metric point covers",
+  },
+  {
+    name: "SAFEGUARD_INTERVAL_MS",
+    fallback: "60000",
+    meaning: "how often each instance looks at every safeguard of a release",
+  },
+  {
+    name: "SAFEGUARD_WINDOW_MS",
+    fallback: "300000",
+    meaning: "the window a safeguard's impact metric is aggregated over",
+  },
+  {
+    name: "RELEASE_PLAN_MINUTE_MS",
+    fallback: "60000",
+    meaning: "how long a release plan's transition minute lasts (shortened by tests only)",
   },
   {
     name: "SIMPLE_LOGIN_LIMIT_PER_MINUTE",
@@ -315,6 +374,21 @@ export function loadConfig(env: Env = process.env): Config {
     streaming: {
       maxStreams: attempt(() => integer(env, "STREAMING_MAX_CONNECTIONS", 10_000, 0, 1_000_000), 10_000),
       keepAliveMs: 30_000,
+    },
+    releases: {
+      minuteMs: attempt(() => integer(env, "RELEASE_PLAN_MINUTE_MS", 60_000, 100, 60_000), 60_000),
+      evaluationMs: attempt(() => integer(env, "SAFEGUARD_INTERVAL_MS", 60_000, 100, 3_600_000), 60_000),
+      windowMs: attempt(() => integer(env, "SAFEGUARD_WINDOW_MS", 300_000, 1000, 86_400_000), 300_000),
+    },
+    impactMetrics: {
+      maxMetrics: attempt(() => integer(env, "IMPACT_METRICS_MAX_METRICS", 100, 0, 100_000), 100),
+      maxSeriesPerMetric: attempt(
+        () => integer(env, "IMPACT_METRICS_MAX_SERIES_PER_METRIC", 1000, 0, 1_000_000),
+        1000,
+      ),
+      retentionMs:
+        attempt(() => integer(env, "IMPACT_METRICS_RETENTION_HOURS", 168, 1, 24 * 400), 168) * 3_600_000,
+      resolutionSeconds: attempt(() => integer(env, "IMPACT_METRICS_RESOLUTION_SECONDS", 60, 1, 3600), 60),
     },
   };
   for (const [name, tokens] of Object.entries({

@@ -60,6 +60,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     services.users.start(60_000);
     services.sessions.start(3_600_000);
     services.metrics.start(3_600_000);
+    services.impactMetrics.start(app.log, 3_600_000);
     services.staleness.start(3_600_000, app.log);
     for (const [variable, type] of [
       ["INIT_ADMIN_API_TOKENS", "admin"],
@@ -75,6 +76,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const admin = await services.users.bootstrapAdmin(config.defaultAdmin);
     services.events.outbox.start(app.log);
     await services.changeRequestScheduler.start(app.log);
+    services.releaseScheduler.start(app.log);
     await services.addons.start(app.log);
     const url = await app.listen({ port: config.port, host: config.host });
     if (admin) {
@@ -95,10 +97,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
       close: () => {
         closing ??= (async () => {
           await services.changeRequestScheduler.stop();
+          await services.releaseScheduler.stop();
           await services.addons.stop();
           await services.events.outbox.stop();
           await services.events.stop();
           services.metrics.stop();
+          services.impactMetrics.stop();
           await services.staleness.stop();
           await app.close();
           await services.tokens.stop();

@@ -59,8 +59,34 @@ export class Telemetry {
     registers: [this.registry],
   });
 
+  /** Text appended to the registry's: metrics whose shape prom-client's cannot hold. */
+  private readonly expositions: ((taken: ReadonlySet<string>) => string)[] = [];
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * Adds lines to every scrape, rendered then; `render` is told the names the registry's own
+   * metrics take (a histogram's `_bucket`, `_sum` and `_count` included), which it must leave alone.
+   */
+  expose(render: (taken: ReadonlySet<string>) => string): void {
+    this.expositions.push(render);
+  }
+
+  /** The registry's metrics and the exposed ones, in the Prometheus text format. */
+  async text(): Promise<string> {
+    const own = await this.registry.metrics();
+    if (this.expositions.length === 0) return own;
+    const taken = new Set<string>();
+    for (const metric of this.registry.getMetricsAsArray()) {
+      const { name, type } = metric as unknown as { name: string; type: string };
+      taken.add(name);
+      if (type === "histogram" || type === "summary")
+        for (const suffix of ["_bucket", "_sum", "_count"]) taken.add(`${name}${suffix}`);
+    }
+    const added = this.expositions.map((render) => render(taken)).join("");
+    return added === "" ? own : `${own.endsWith("\n") || own === "" ? own : `${own}\n`}${added}`;
   }
 
   /** Reads the pool each time Prometheus scrapes, rather than on every query. */

@@ -72,6 +72,19 @@ interface ProjectObjects {
   /** A change request in review, in production (none in `default`, where imports need no review). */
   request: number | undefined;
   change: number | undefined;
+  /** The flag's latest version: the id of its newest event. */
+  version: number;
+  /** The global release template the flag's plans were made from. */
+  template: string;
+  /** The flag's release plan, a milestone of it, its safeguard and the environment's, per environment. */
+  releases: Record<typeof DEV | typeof PROD, Releases>;
+}
+
+interface Releases {
+  plan: string;
+  milestone: string;
+  planSafeguard: string;
+  envSafeguard: string;
 }
 
 interface World {
@@ -113,9 +126,25 @@ function ghostOf(world: World): World {
     group: world.at.hush.group,
     request: 990004,
     change: 990005,
+    version: 990007,
+    template: world.at.hush.template,
+    releases: {
+      [DEV]: ghostReleases("D"),
+      [PROD]: ghostReleases("P"),
+    },
   };
   return { ...world, at: { ...world.at, hush: ghost }, othersPat: 990006 };
 }
+
+/** Ids like a release plan's (ULIDs) that no object has. */
+const ghostReleases = (tag: string): Releases => ({
+  plan: `01GH0STP1AN0000000000000${tag}0`,
+  milestone: `01GH0STM11ESTQNE00000000${tag}0`,
+  planSafeguard: `01GH0STSAFEGVARD00000000${tag}1`,
+  envSafeguard: `01GH0STSAFEGVARD00000000${tag}2`,
+});
+const releaseIds = (o: ProjectObjects) =>
+  [DEV, PROD].flatMap((env) => Object.values(o.releases[env as typeof DEV]));
 
 /** Turns an answer about `ghost` into what it would say about `hush`, were they the same. */
 function unghost(world: World, text: string): string {
@@ -123,7 +152,10 @@ function unghost(world: World, text: string): string {
   const fake = ghostOf(world);
   let out = text.replaceAll("ghost", "hush");
   for (const key of ["strategy", "prodStrategy"] as const) out = out.replaceAll(fake.at.hush[key], real[key]);
-  for (const key of ["segment", "token", "addon", "request", "change"] as const) {
+  releaseIds(fake.at.hush).forEach((id, index) => {
+    out = out.replaceAll(id, releaseIds(real)[index]!);
+  });
+  for (const key of ["segment", "token", "addon", "request", "change", "version"] as const) {
     out = out.replace(new RegExp(`\\b${fake.at.hush[key]}\\b`, "g"), String(real[key]));
   }
   return out.replace(new RegExp(`\\b${fake.othersPat}\\b`, "g"), String(world.othersPat));
@@ -142,6 +174,7 @@ function markersOf(world: World): string[] {
     h.strategy,
     h.prodStrategy,
     `${h.project}-token`,
+    ...releaseIds(h),
   ];
 }
 const named = (marker: string, text: string) =>
@@ -222,6 +255,30 @@ function fill(url: string, params: Record<string, string | number | undefined>):
   });
   return missing ? undefined : path;
 }
+
+const SAFEGUARD = {
+  impactMetric: {
+    metricName: "unleash_counter_errors",
+    timeRange: "hour",
+    aggregationMode: "rps",
+    labelSelectors: {},
+  },
+  triggerCondition: { operator: ">", threshold: 10 },
+};
+const RELEASE_TEMPLATE = {
+  name: "global-template",
+  milestones: [
+    { name: "first", sortOrder: 0, strategies: [{ name: "default" }] },
+    { name: "second", sortOrder: 1, strategies: [{ name: "default" }] },
+  ],
+};
+/** A template whose milestone's strategy uses a segment. */
+const templateUsing = (segment: number) => ({
+  ...RELEASE_TEMPLATE,
+  name: "probe-template",
+  milestones: [{ name: "only", sortOrder: 0, strategies: [{ name: "default", segments: [segment] }] }],
+});
+const flagEnvironment = "/api/admin/projects/:projectId/features/:featureName/environments/:environment";
 
 const DEFAULT_STRATEGY = {
   name: "flexibleRollout",
@@ -364,6 +421,20 @@ const BODIES: Record<string, BodyOf> = {
     data: importing({}),
   }),
   "POST /api/admin/events/search": (_, o) => ({ project: o.project }),
+  "POST /api/admin/release-plan-templates": (_, o) => templateUsing(o.segment),
+  "PUT /api/admin/release-plan-templates/:templateId": (_, o) => templateUsing(o.segment),
+  [`POST ${flagEnvironment}/release-plans`]: (_, o) => ({ templateId: o.template }),
+  [`PUT ${flagEnvironment}/progressions/:sourceMilestoneId`]: (_, o) => ({
+    targetMilestone: o.releases[DEV].milestone,
+    transitionCondition: { intervalMinutes: 5 },
+  }),
+  [`PUT ${flagEnvironment}/release-plans/:planId/safeguards`]: () => SAFEGUARD,
+  [`PUT ${flagEnvironment}/safeguards`]: () => SAFEGUARD,
+  "PUT /api/admin/projects/:projectId/features/:featureName/impact-metrics/config": () =>
+    SAFEGUARD.impactMetric,
+  "POST /api/admin/projects/:projectId/features/:featureName/impact-metrics/config": () =>
+    SAFEGUARD.impactMetric,
+  "POST /api/admin/projects/:projectId/features/:featureName/versions/:eventId/restore": () => ({}),
 };
 
 /** What the service asks of routes whose route-table permission is NONE, or asks more. */
@@ -381,8 +452,18 @@ const NEEDS: Record<string, readonly string[]> = {
 };
 
 /** Values of a project's objects for the parameters of a path under it. */
-const projectParams = (o: ProjectObjects, env: string): Record<string, string | number | undefined> => ({
+const projectParams = (
+  o: ProjectObjects,
+  env: typeof DEV | typeof PROD,
+  url = "",
+): Record<string, string | number | undefined> => ({
   projectId: o.project,
+  eventId: o.version,
+  planId: o.releases[env].plan,
+  milestoneId: o.releases[env].milestone,
+  sourceMilestoneId: o.releases[env].milestone,
+  // A plan's safeguard under its plan, the environment's own under the environment.
+  safeguardId: url.includes("/release-plans/") ? o.releases[env].planSafeguard : o.releases[env].envSafeguard,
   featureName: o.flag,
   environment: env,
   strategyId: o.strategy,
@@ -402,9 +483,28 @@ const BODY_NAMES_OBJECTS = new Set([
   "POST /api/admin/projects/:projectId/delete",
 ]);
 /** Parameters that name an object inside the path's project (a flag, a strategy, a request…). */
-const OBJECT_PARAMS = ["featureName", "strategyId", "parent", "id", "changeId"];
+const OBJECT_PARAMS = [
+  "featureName",
+  "strategyId",
+  "parent",
+  "id",
+  "changeId",
+  "planId",
+  "milestoneId",
+  "sourceMilestoneId",
+  "safeguardId",
+  "eventId",
+];
 /** Parameters naming a part of an object: the part may be another project's while the object is ours. */
-const PART_PARAMS = ["strategyId", "parent", "changeId"];
+const PART_PARAMS = [
+  "strategyId",
+  "parent",
+  "changeId",
+  "planId",
+  "sourceMilestoneId",
+  "safeguardId",
+  "eventId",
+];
 
 type Params = (w: World, role: Role) => Record<string, string | number | undefined>;
 
@@ -430,7 +530,7 @@ function pathAttempts(method: string, url: string): Attempt[] | undefined {
     const attempts = PLACES.map((p) =>
       make(
         [act(p)],
-        (w) => projectParams(w.at[p], env),
+        (w) => projectParams(w.at[p], env, url),
         (w) => w.at[p],
       ),
     );
@@ -440,17 +540,17 @@ function pathAttempts(method: string, url: string): Attempt[] | undefined {
       attempts.push(
         make(
           [act("ours"), elsewhere(q)],
-          (w) => ({ ...projectParams(w.at[q], env), projectId: "ours" }),
+          (w) => ({ ...projectParams(w.at[q], env, url), projectId: "ours" }),
           (w) => w.at[q],
         ),
       );
       if (part) {
         attempts.push(
           make([act("ours"), elsewhere(q)], (w, role) => ({
-            ...projectParams(w.at.ours, env),
+            ...projectParams(w.at.ours, env, url),
             // A change of another request, in the caller's own draft.
             ...(part === "changeId" && { id: w.own[role].draft }),
-            [part]: projectParams(w.at[q], env)[part],
+            [part]: projectParams(w.at[q], env, url)[part],
           })),
         );
       }
@@ -459,7 +559,7 @@ function pathAttempts(method: string, url: string): Attempt[] | undefined {
       for (const root of [(_: World) => 1, (w: World) => w.rootRole]) {
         attempts.push({
           ...make([act("ours"), use("global")], (w) => ({
-            ...projectParams(w.at.ours, env),
+            ...projectParams(w.at.ours, env, url),
             userId: w.bystander,
             roleId: root(w),
           })),
@@ -509,6 +609,7 @@ function pathAttempts(method: string, url: string): Attempt[] | undefined {
     ["/api/admin/strategies/", () => ({ name: "global-strategy" })],
     ["/api/admin/environments/", () => ({ name: DEV })],
     ["/api/admin/metrics/", () => ({ appName: "shop-app", environment: DEV })],
+    ["/api/admin/release-plan-templates/", (w) => ({ templateId: w.at.ours.template })],
   ];
   const found = GLOBAL.find(([prefix]) => url.startsWith(prefix));
   if (found && params.length > 0) {
@@ -567,6 +668,16 @@ function nestedAttempts(): Attempt[] {
         [act("ours"), use(q)],
         (w) => `${OURS_FLAG}/environments/${DEV}/strategies/${w.at.ours.strategy}`,
         (w) => [{ op: "replace", path: "/segments", value: segments(w) }],
+      ),
+      attempt(
+        `PUT ${flagEnvironment}/progressions/:sourceMilestoneId`,
+        [act("ours"), elsewhere(q)],
+        (w) => `${OURS_FLAG}/environments/${DEV}/progressions/${w.at.ours.releases[DEV].milestone}`,
+        (w) => ({
+          targetMilestone: w.at[q].releases[DEV].milestone,
+          transitionCondition: { intervalMinutes: 5 },
+        }),
+        { refused: "a milestone of another plan is no target" },
       ),
       attempt(
         `POST ${strategies}/set-sort-order`,
@@ -875,6 +986,12 @@ const flagOf = (p: Place) => (w: World) => w.at[p].flag;
 const segmentChange = (p: Place | "global") => (w: World) =>
   p === "global" ? w.globalSegment : w.at[p].segment;
 
+/** The action's payload naming another place's objects, under ours' flag. */
+const theirs = (q: Place, action: Action): Variant => ({
+  payload: (w) => PAYLOADS[action](w.at[q]),
+  refs: [elsewhere(q)],
+});
+
 /** A valid payload of each action for a place's flag or segment. */
 const PAYLOADS: Record<Action, (o: ProjectObjects) => unknown> = {
   updateEnabled: () => ({ enabled: true }),
@@ -888,6 +1005,23 @@ const PAYLOADS: Record<Action, (o: ProjectObjects) => unknown> = {
   deleteDependency: (o) => ({ feature: o.parent }),
   updateSegment: (o) => ({ id: o.segment, name: o.segmentName, project: "ours", constraints: [] }),
   deleteSegment: (o) => ({ id: o.segment }),
+  addReleasePlan: (o) => ({ templateId: o.template }),
+  deleteReleasePlan: (o) => ({ planId: o.releases[PROD].plan }),
+  startMilestone: (o) => ({ milestoneId: o.releases[PROD].milestone }),
+  changeMilestoneProgression: (o) => ({
+    sourceMilestone: o.releases[PROD].milestone,
+    targetMilestone: o.releases[PROD].milestone,
+    transitionCondition: { intervalMinutes: 5 },
+  }),
+  deleteMilestoneProgression: (o) => ({ sourceMilestone: o.releases[PROD].milestone }),
+  resumeMilestoneProgression: (o) => ({ planId: o.releases[PROD].plan }),
+  changeReleasePlanSafeguard: (o) => ({ planId: o.releases[PROD].plan, safeguard: SAFEGUARD }),
+  deleteReleasePlanSafeguard: (o) => ({
+    planId: o.releases[PROD].plan,
+    safeguardId: o.releases[PROD].planSafeguard,
+  }),
+  changeFeatureEnvSafeguard: () => ({ safeguard: SAFEGUARD }),
+  deleteFeatureEnvSafeguard: (o) => ({ safeguardId: o.releases[PROD].envSafeguard }),
 };
 
 /** The payload fields of each action that name an object: another project's in them is used, or elsewhere. */
@@ -911,6 +1045,34 @@ const FOREIGN_FIELDS: Record<Action, (q: Place) => Variant[]> = {
   deleteDependency: (q) => [{ payload: (w) => PAYLOADS.deleteDependency(w.at[q]), refs: [elsewhere(q)] }],
   updateSegment: (q) => [{ payload: (w) => PAYLOADS.updateSegment(w.at[q]), refs: [use(q)] }],
   deleteSegment: (q) => [{ payload: (w) => PAYLOADS.deleteSegment(w.at[q]), refs: [use(q)] }],
+  addReleasePlan: () => [],
+  deleteReleasePlan: (q) => [theirs(q, "deleteReleasePlan")],
+  startMilestone: (q) => [theirs(q, "startMilestone")],
+  changeMilestoneProgression: (q) => [
+    theirs(q, "changeMilestoneProgression"),
+    {
+      payload: (w) => ({
+        ...(PAYLOADS.changeMilestoneProgression(w.at.ours) as object),
+        targetMilestone: w.at[q].releases[PROD].milestone,
+      }),
+      refs: [elsewhere(q)],
+    },
+  ],
+  deleteMilestoneProgression: (q) => [theirs(q, "deleteMilestoneProgression")],
+  resumeMilestoneProgression: (q) => [theirs(q, "resumeMilestoneProgression")],
+  changeReleasePlanSafeguard: (q) => [theirs(q, "changeReleasePlanSafeguard")],
+  deleteReleasePlanSafeguard: (q) => [
+    theirs(q, "deleteReleasePlanSafeguard"),
+    {
+      payload: (w) => ({
+        planId: w.at.ours.releases[PROD].plan,
+        safeguardId: w.at[q].releases[PROD].planSafeguard,
+      }),
+      refs: [elsewhere(q)],
+    },
+  ],
+  changeFeatureEnvSafeguard: () => [],
+  deleteFeatureEnvSafeguard: (q) => [theirs(q, "deleteFeatureEnvSafeguard")],
 };
 
 const isSegmentAction = (action: Action) => ACTION_SPECS[action].segment === true;
@@ -1203,6 +1365,7 @@ async function buildWorld(): Promise<World> {
     )
   ).id;
 
+  const template = (await admin("POST", "/api/admin/release-plan-templates", RELEASE_TEMPLATE)).id;
   const at = {} as Record<Place, ProjectObjects>;
   for (const p of PLACES) {
     if (p !== "default") {
@@ -1242,6 +1405,17 @@ async function buildWorld(): Promise<World> {
     const granteeGroup = (await admin("POST", "/api/admin/groups", { name: `group-of-${p}`, users: [] })).id;
     await admin("POST", `${base}/access`, { roles: [5], users: [grantee.id], groups: [granteeGroup] });
     const addon = (await admin("POST", "/api/admin/addons", webhook(p, [p]))).id;
+    const releases = {} as ProjectObjects["releases"];
+    for (const env of [DEV, PROD] as const) {
+      const place = `${flagPath}/environments/${env}`;
+      const plan = await admin("POST", `${place}/release-plans`, { templateId: template });
+      releases[env] = {
+        plan: plan.id,
+        milestone: plan.milestones[0].id,
+        planSafeguard: (await admin("PUT", `${place}/release-plans/${plan.id}/safeguards`, SAFEGUARD)).id,
+        envSafeguard: (await admin("PUT", `${place}/safeguards`, SAFEGUARD)).id,
+      };
+    }
     let request: { id: number; features: { changes: { id: number }[] }[] } | undefined;
     if (p !== "default") {
       await admin("PUT", `${base}/environments/${PROD}/change-requests/config`, {
@@ -1272,6 +1446,15 @@ async function buildWorld(): Promise<World> {
       group: granteeGroup,
       request: request?.id,
       change: request?.features[0]?.changes[0]?.id,
+      template,
+      releases,
+      version: Number(
+        (
+          await sql<{
+            id: number;
+          }>`select max(id) as id from events where feature_name = ${`${p}-flag`}`.execute(server.db)
+        ).rows[0]!.id,
+      ),
     };
   }
 

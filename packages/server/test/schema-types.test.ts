@@ -18,6 +18,8 @@ const READ_AS: Record<string, DeclaredColumn["kind"]> = {
   int2: "number",
   int4: "number",
   int8: "number",
+  // pg and PGlite parse double precision as a number themselves.
+  float8: "number",
   bool: "boolean",
   timestamptz: "Date",
   timestamp: "Date",

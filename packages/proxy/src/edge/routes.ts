@@ -6,11 +6,13 @@ import {
   FrontendRequestSchema,
   FrontendTogglesSchema,
   frontendApiContext,
+  readImpactMetrics,
 } from "@signalbox/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { matchesEtag } from "../etag.js";
 import { evaluateToggles } from "../evaluation.js";
+import type { ImpactMetricsAggregator } from "../impact-metrics.js";
 import type { App } from "../routes.js";
 import { ErrorBody, ReportedMetrics, ReportedRegistration } from "../schemas.js";
 import type { SerializedResponse } from "../toggles.js";
@@ -26,6 +28,8 @@ export interface EdgeRouteDependencies {
   streams: EdgeStreams;
   /** Where SDKs' reports go upstream; none offline, where they are taken and dropped. */
   forwarder: Forwarder | undefined;
+  /** Where SDKs' impact metrics go: into the proxy's own report (none offline, where they are dropped). */
+  impact: ImpactMetricsAggregator | undefined;
   /** How long a request for a scope seen for the first time waits for its configuration. */
   firstFetchMs: number;
 }
@@ -99,7 +103,7 @@ const revisionOf = (header: string | string[] | undefined) => {
  * it is seen; each distinct scope of client tokens is followed once.
  */
 export function edgeRoutes(app: App, deps: EdgeRouteDependencies): void {
-  const { validator, scopes, streams, forwarder, firstFetchMs } = deps;
+  const { validator, scopes, streams, forwarder, impact, firstFetchMs } = deps;
   const api = `${deps.basePath}/api`;
   app.decorateRequest("edgeCaller", null);
 
@@ -261,8 +265,19 @@ export function edgeRoutes(app: App, deps: EdgeRouteDependencies): void {
           },
         },
         (request, reply) => {
-          const headers = forwardedHeaders(request, caller(request).token.secret);
-          forwarder?.add(`${path}/${report.name}`, report.kind, headers, request.body);
+          const { token } = caller(request);
+          const headers = forwardedHeaders(request, token.secret);
+          let body: Record<string, unknown> = request.body;
+          // Impact metrics leave in the proxy's own report, added up with other clients' and
+          // labelled with the token's environment where the SDK did not say: not forwarded too.
+          if ("impactMetrics" in body) {
+            const { impactMetrics, ...rest } = body;
+            const environment: Record<string, string> =
+              token.environment === "*" ? {} : { environment: token.environment };
+            if (forwarder) impact?.add(readImpactMetrics(impactMetrics), environment);
+            body = rest;
+          }
+          forwarder?.add(`${path}/${report.name}`, report.kind, headers, body);
           reply.code(status).send(null);
         },
       );

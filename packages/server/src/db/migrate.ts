@@ -15,6 +15,8 @@ import * as changeReferences from "./migrations/0012_change_references.js";
 import * as featureCreators from "./migrations/0013_feature_creators.js";
 import * as eventNames from "./migrations/0014_event_names.js";
 import * as scaleIndexes from "./migrations/0015_scale_indexes.js";
+import * as impactMetrics from "./migrations/0016_impact_metrics.js";
+import * as releasePlans from "./migrations/0017_release_plans.js";
 
 // Migrations are compiled in, not read from a folder, so a bundled or built server
 // always carries exactly the migrations its code expects.
@@ -34,6 +36,8 @@ const migrations: Record<string, Migration> = {
   "0013_feature_creators": featureCreators,
   "0014_event_names": eventNames,
   "0015_scale_indexes": scaleIndexes,
+  "0016_impact_metrics": impactMetrics,
+  "0017_release_plans": releasePlans,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -439,6 +439,104 @@ export interface IntegrationEventTable {
   attempts: Json<unknown[]>;
 }
 
+/** A strategy as a release milestone holds it: the flag's strategy shape, with its own id and place. */
+export interface MilestoneStrategyRow {
+  id: string;
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  sortOrder: number;
+  parameters: Record<string, string>;
+  constraints: ConstraintRow[];
+  variants: VariantRow[];
+  segments: number[];
+}
+
+export interface ReleasePlanDefinitionTable {
+  id: string;
+  discriminator: "template" | "plan";
+  name: string;
+  description: string | null;
+  feature_name: string | null;
+  environment: string | null;
+  release_plan_template_id: string | null;
+  active_milestone_id: string | null;
+  created_by_user_id: number | null;
+  created_at: CreatedAt;
+  archived_at: NullableTimestamp;
+}
+
+export interface ReleasePlanMilestoneTable {
+  id: string;
+  release_plan_definition_id: string;
+  name: string;
+  sort_order: number;
+  strategies: Json<MilestoneStrategyRow[]>;
+  transition_condition: Json<{ intervalMinutes: number } | null>;
+  progression_target: string | null;
+  started_at: NullableTimestamp;
+  paused_at: NullableTimestamp;
+  progression_due_at: NullableTimestamp;
+  progression_executed_at: NullableTimestamp;
+}
+
+export interface SafeguardTable {
+  id: string;
+  project: string;
+  feature_name: string;
+  environment: string;
+  release_plan_id: string | null;
+  action: string;
+  impact_metric: Json<SafeguardMetricRow>;
+  trigger_condition: Json<{ operator: ">" | "<"; threshold: number }>;
+  triggered_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface SafeguardMetricRow {
+  id: string;
+  metricName: string;
+  timeRange: "hour" | "day" | "week" | "month";
+  aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+  labelSelectors: Record<string, string[]>;
+  source?: "internal" | "external";
+}
+
+export interface ImpactMetricSeriesTable {
+  id: Generated<number>;
+  name: string;
+  type: "counter" | "gauge" | "histogram";
+  help: string;
+  labels: Json<Record<string, string>>;
+  /** The labels in one canonical text (sorted pairs): how a series is known. */
+  labels_key: string;
+  created_at: CreatedAt;
+}
+
+export interface ImpactMetricPointTable {
+  series_id: number;
+  /** The start of the window the point covers (IMPACT_METRICS_RESOLUTION_SECONDS wide). */
+  bucket: Timestamp;
+  /** A counter's increase over the window, or a gauge's last value in it. */
+  value: number;
+  /** A histogram's observations, their sum, and its buckets' counts by upper bound, over the window. */
+  count: number | null;
+  sum: number | null;
+  buckets: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
+}
+
+export interface ImpactMetricConfigTable {
+  id: string;
+  feature_name: string;
+  metric_name: string;
+  time_range: string;
+  aggregation_mode: string;
+  label_selectors: Json<Record<string, string[]>>;
+  y_axis_min: string;
+  title: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   projects: ProjectTable;
   environments: EnvironmentTable;
@@ -484,4 +582,10 @@ export interface Database {
   change_request_schedules: ChangeRequestScheduleTable;
   addons: AddonTable;
   integration_events: IntegrationEventTable;
+  impact_metric_series: ImpactMetricSeriesTable;
+  impact_metric_points: ImpactMetricPointTable;
+  impact_metric_configs: ImpactMetricConfigTable;
+  release_plan_definitions: ReleasePlanDefinitionTable;
+  release_plan_milestones: ReleasePlanMilestoneTable;
+  safeguards: SafeguardTable;
 }

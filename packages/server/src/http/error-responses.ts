@@ -88,6 +88,7 @@ export const ERROR_EXCEPTIONS: Record<string, { with?: ErrorStatus[]; without?: 
   "POST /api/admin/strategies": { with: [409] },
   "DELETE /api/admin/strategies/:name": { with: [409] },
   "POST /api/admin/projects/:projectId/features": { with: [409] },
+  "POST /api/admin/projects/:projectId/features/:featureName/versions/:eventId/restore": { with: [409] },
   "POST /api/admin/features/validate": { with: [409] },
   "POST /api/admin/features/:featureName/tags": { with: [409] },
   "POST /api/admin/tags/features": { with: [404] },

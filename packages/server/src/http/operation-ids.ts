@@ -42,6 +42,12 @@ const REFERENCE: Record<string, string> = {
   "DELETE /api/admin/metrics/applications/:appName": "deleteApplication",
   "GET /api/admin/client-metrics/features/:name/raw": "getRawFeatureMetrics",
   "GET /api/admin/client-metrics/features/:name": "getFeatureUsageSummary",
+  // Impact metrics: the reference's enterprise names, from its admin UI's OpenAPI models.
+  "GET /api/admin/impact-metrics/metadata": "getAvailableImpactMetrics",
+  "GET /api/admin/impact-metrics/": "queryImpactMetricsTimeSeries",
+  [`GET ${flag}/impact-metrics/config`]: "getFlagImpactMetricsConfigsByFeature",
+  [`POST ${flag}/impact-metrics/config`]: "saveFeatureImpactMetricsConfig",
+  [`DELETE ${flag}/impact-metrics/config/:id`]: "deleteFlagImpactMetricConfig",
 
   "GET /api/admin/environments": "getAllEnvironments",
   "GET /api/admin/environments/:name": "getEnvironment",
@@ -202,6 +208,24 @@ const REFERENCE: Record<string, string> = {
   "POST /api/admin/features-batch/export": "exportFeatures",
   "POST /api/admin/features-batch/validate": "validateImport",
   "POST /api/admin/features-batch/import": "importToggles",
+  // Release management: the reference's enterprise names, from its OpenAPI document.
+  "GET /api/admin/release-plan-templates": "getReleaseTemplates",
+  "POST /api/admin/release-plan-templates": "createReleaseTemplate",
+  "GET /api/admin/release-plan-templates/:templateId": "getReleaseTemplate",
+  "PUT /api/admin/release-plan-templates/:templateId": "updateReleaseTemplate",
+  "DELETE /api/admin/release-plan-templates/:templateId": "deleteReleaseTemplate",
+  "POST /api/admin/release-plan-templates/archive/:templateId": "archiveReleaseTemplate",
+  [`GET ${environment}/release-plans`]: "getReleasePlans",
+  [`POST ${environment}/release-plans`]: "addReleasePlan",
+  [`DELETE ${environment}/release-plans/:planId`]: "removeReleasePlan",
+  [`POST ${environment}/release-plans/:planId/milestones/:milestoneId/start`]: "startMilestone",
+  [`PUT ${environment}/progressions/:sourceMilestoneId`]: "changeMilestoneProgression",
+  [`DELETE ${environment}/progressions/:sourceMilestoneId`]: "deleteMilestoneProgression",
+  [`POST ${environment}/progressions/:planId/resume`]: "resumeMilestoneProgressions",
+  [`PUT ${environment}/release-plans/:planId/safeguards`]: "changeReleasePlanSafeguard",
+  [`DELETE ${environment}/release-plans/:planId/safeguards/:safeguardId`]: "deleteReleasePlanSafeguard",
+  [`PUT ${environment}/safeguards`]: "changeFeatureEnvSafeguard",
+  [`DELETE ${environment}/safeguards/:safeguardId`]: "deleteFeatureEnvSafeguard",
 };
 
 /**
@@ -243,6 +267,13 @@ const OWN: Record<string, string> = {
   [`POST ${changeRequest}/comments`]: "addChangeRequestComment",
   [`DELETE ${changeRequest}/changes/:changeId`]: "deleteChange",
   "POST /api/admin/addons/:id/test": "testAddon",
+  "GET /api/admin/impact-metrics": "queryImpactMetrics",
+  [`PUT ${flag}/impact-metrics/config`]: "putFeatureImpactMetricsConfig",
+  [`GET ${flag}/versions`]: "getFeatureVersions",
+  [`GET ${flag}/versions/:eventId/restore`]: "previewFeatureVersionRestore",
+  [`POST ${flag}/versions/:eventId/restore`]: "restoreFeatureVersion",
+  [`GET ${environment}/release-plans/:planId`]: "getReleasePlan",
+  [`GET ${environment}/safeguards`]: "getFeatureEnvSafeguards",
 };
 
 export const OPERATION_IDS: Readonly<Record<string, string>> = { ...REFERENCE, ...OWN };

@@ -48,7 +48,7 @@ export function prometheusRoutes(app: App, telemetry: Telemetry): void {
       },
     },
     async (_, reply) => {
-      const text = await telemetry.registry.metrics();
+      const text = await telemetry.text();
       return reply.type(telemetry.registry.contentType).send(text);
     },
   );

@@ -58,6 +58,7 @@ export async function startTestServer(
   await services.events.start();
   services.events.outbox.start(app.log);
   await services.changeRequestScheduler.start(app.log);
+  services.releaseScheduler.start(app.log);
   // Hourly, as in production; tests that need it run the job themselves (services.staleness.run).
   services.staleness.start(3_600_000, app.log);
   // Addons made by another instance (or written straight to the database) are seen within half a second.
@@ -98,6 +99,7 @@ export async function startTestServer(
     violations,
     async close() {
       await services.changeRequestScheduler.stop();
+      await services.releaseScheduler.stop();
       await services.staleness.stop();
       await services.addons.stop();
       await services.events.outbox.stop();

@@ -40,6 +40,14 @@ const SENTENCES: Record<string, string> = {
   "feature-uncompleted": "marked feature flag {flag} in project {project} as not completed",
   "feature-dependency-added": "added a dependency to feature flag {flag} in project {project}",
   "feature-dependency-removed": "removed a dependency from feature flag {flag} in project {project}",
+  "release-plan-milestone-started":
+    "started a milestone of the release plan of feature flag {flag} in the {env} environment",
+  "release-plan-progressions-paused":
+    "paused the release plan of feature flag {flag} in the {env} environment",
+  "release-plan-progressions-resumed":
+    "resumed the release plan of feature flag {flag} in the {env} environment",
+  "safeguard-triggered":
+    "stopped the release of feature flag {flag} in the {env} environment: a safeguard triggered",
 };
 
 /** A one-line account of an event for people: who did what to which flag, where. */

@@ -49,6 +49,14 @@ const FLAG_EVENTS: EventType[] = [
   "feature-dependencies-removed",
 ];
 
+/** What moves a release without a person, besides the strategy changes it makes: the reference's webhook offers these. */
+const RELEASE_EVENTS: EventType[] = [
+  "release-plan-milestone-started",
+  "release-plan-progressions-paused",
+  "release-plan-progressions-resumed",
+  "safeguard-triggered",
+];
+
 const ADMIN_EVENTS: EventType[] = [
   "project-created",
   "project-updated",
@@ -120,7 +128,7 @@ const webhook: Provider = {
       customHeaders,
       bodyTemplate("The request's body; without one, the event as JSON."),
     ],
-    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES],
+    events: [...FLAG_EVENTS, ...RELEASE_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES],
     tagTypes: [],
   },
   async requests(event, parameters) {
@@ -232,7 +240,7 @@ const slackApp: Provider = {
         placeholder: "general, releases",
       }),
     ],
-    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES, ...ADMIN_EVENTS],
+    events: [...FLAG_EVENTS, ...RELEASE_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES, ...ADMIN_EVENTS],
     tagTypes: [SLACK_TAG],
   },
   async requests(event, parameters, context) {
@@ -289,7 +297,7 @@ const teamsProvider = (name: string, displayName: string, urlDescription: string
       }),
       customHeaders,
     ],
-    events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES],
+    events: [...FLAG_EVENTS, ...RELEASE_EVENTS, ...CHANGE_REQUEST_EVENT_TYPES],
     tagTypes: [],
   },
   async requests(event, parameters) {

@@ -15,6 +15,10 @@ import { SortOrder, Strategy, type StrategyView } from "../features/strategies/s
 import type { StrategyService } from "../features/strategies/service.js";
 import { Variants } from "../features/variants/schemas.js";
 import type { VariantService } from "../features/variants/service.js";
+import type { ReleasePlanService } from "../release-plans/plans.js";
+import type { SafeguardService } from "../release-plans/safeguards.js";
+import { type ProgressionInput, SafeguardInput, TransitionCondition } from "../release-plans/schemas.js";
+import type { ReleaseTemplateService } from "../release-plans/templates.js";
 import { SegmentBody } from "../segments/schemas.js";
 import type { SegmentService } from "../segments/service.js";
 import type { Action } from "./schemas.js";
@@ -27,6 +31,12 @@ export interface Targets {
   variants: Pick<VariantService, "set">;
   dependencies: Pick<DependencyService, "add" | "remove" | "parentsOf">;
   segments: Pick<SegmentService, "find" | "update" | "remove" | "requireUsable">;
+  releaseTemplates: Pick<ReleaseTemplateService, "usable">;
+  releasePlans: Pick<
+    ReleasePlanService,
+    "ofFlag" | "add" | "remove" | "startMilestone" | "changeProgression" | "deleteProgression" | "resume"
+  >;
+  safeguards: Pick<SafeguardService, "ofEnvironment" | "putOnPlan" | "putOnEnvironment" | "remove">;
 }
 
 /** Where a change applies: a project's environment, and the flag of a flag change. */
@@ -172,6 +182,49 @@ async function ownSegment(targets: Targets, db: Db, actor: Actor, place: Place, 
     );
   }
 }
+
+/** The flag's release plan in the request's environment, as it is now. */
+async function planNow(targets: Targets, db: Db, place: Place) {
+  return (await targets.releasePlans.ofFlag(db, place.feature!)).find(
+    (plan) => plan.environment === place.environment,
+  );
+}
+
+async function requirePlan(targets: Targets, db: Db, place: Place, id?: string) {
+  const plan = await planNow(targets, db, place);
+  if (!plan || (id !== undefined && plan.id !== id)) {
+    throw notFound(
+      `${place.feature} has no release plan ${id ?? ""} in ${place.environment}`.replace("  ", " "),
+    );
+  }
+  return plan;
+}
+
+async function requireMilestone(targets: Targets, db: Db, place: Place, id: string) {
+  const plan = await requirePlan(targets, db, place);
+  if (!plan.milestones.some((milestone) => milestone.id === id)) {
+    throw notFound(`The release plan of ${place.feature} in ${place.environment} has no milestone ${id}`);
+  }
+  return plan;
+}
+
+/**
+ * A plan change is reviewed against the plan as it was drafted: its milestones, their
+ * strategies and timings, its safeguards. Anything else applied first is a conflict.
+ */
+const planChange = {
+  snapshot: async (targets: Targets, db: Db, place: Place) => (await planNow(targets, db, place)) ?? null,
+  conflict: async (targets: Targets, db: Db, place: Place, _payload: never, snapshot: unknown) => {
+    const now = (await planNow(targets, db, place)) ?? null;
+    if (isDeepStrictEqual(now, snapshot)) return undefined;
+    return now
+      ? "The release plan has been changed since this change was made."
+      : "The release plan has been removed.";
+  },
+};
+
+const environmentSafeguardNow = async (targets: Targets, db: Db, place: Place) =>
+  (await targets.safeguards.ofEnvironment(db, place.feature!, place.environment)) ?? null;
 
 const StrategyWithId = Type.Object({ ...Strategy.properties, id: Type.String({ minLength: 1 }) });
 const StrategyRef = Type.Object({
@@ -356,6 +409,156 @@ export const ACTION_SPECS: Record<Action, Spec> = {
     conflict: (targets, db, _place, payload: { id: number }, snapshot) =>
       segmentConflict(targets, db, payload.id, snapshot),
     apply: (targets, actor, _place, payload: { id: number }) => targets.segments.remove(actor, payload.id),
+  },
+  addReleasePlan: {
+    schema: Type.Object({ templateId: Type.String({ minLength: 1 }) }),
+    permission: "CREATE_FEATURE_STRATEGY",
+    key: () => "",
+    check: async (targets, db, _actor, _place, payload: { templateId: string }) => {
+      await targets.releaseTemplates.usable(db, payload.templateId);
+    },
+    // The template as reviewed is the plan applied: a template edited meanwhile is a conflict.
+    refs: async (targets, db, _place, payload: { templateId: string }) => {
+      const template = await targets.releaseTemplates.usable(db, payload.templateId).catch(() => null);
+      return {
+        template:
+          template?.milestones.map(({ name, sortOrder, transitionCondition, strategies }) => ({
+            name,
+            sortOrder,
+            transitionCondition,
+            strategies: strategies.map(({ id: _id, milestoneId: _milestone, ...strategy }) => strategy),
+          })) ?? null,
+      };
+    },
+    apply: (targets, actor, place, payload: { templateId: string }) =>
+      targets.releasePlans.add(actor, flagPlace(place), payload.templateId),
+  },
+  deleteReleasePlan: {
+    schema: Type.Object({ planId: Type.String({ minLength: 1 }) }),
+    permission: "DELETE_FEATURE_STRATEGY",
+    key: () => "",
+    check: async (targets, db, _actor, place, payload: { planId: string }) => {
+      await requirePlan(targets, db, place, payload.planId);
+    },
+    ...planChange,
+    apply: (targets, actor, place, payload: { planId: string }) =>
+      targets.releasePlans.remove(actor, flagPlace(place), payload.planId),
+  },
+  startMilestone: {
+    schema: Type.Object({ milestoneId: Type.String({ minLength: 1 }) }),
+    permission: "UPDATE_FEATURE_STRATEGY",
+    key: () => "",
+    check: async (targets, db, _actor, place, payload: { milestoneId: string }) => {
+      await requireMilestone(targets, db, place, payload.milestoneId);
+    },
+    ...planChange,
+    apply: (targets, actor, place, payload: { milestoneId: string }) =>
+      targets.releasePlans.startMilestone(actor, flagPlace(place), payload.milestoneId),
+  },
+  changeMilestoneProgression: {
+    schema: Type.Object({
+      sourceMilestone: Type.String({ minLength: 1 }),
+      targetMilestone: Type.String({ minLength: 1 }),
+      transitionCondition: TransitionCondition,
+    }),
+    permission: "UPDATE_FEATURE_STRATEGY",
+    key: (payload: { sourceMilestone: string }) => payload.sourceMilestone,
+    check: async (
+      targets,
+      db,
+      _actor,
+      place,
+      payload: { sourceMilestone: string; targetMilestone: string },
+    ) => {
+      await requireMilestone(targets, db, place, payload.sourceMilestone);
+      await requireMilestone(targets, db, place, payload.targetMilestone);
+    },
+    ...planChange,
+    apply: (
+      targets,
+      actor,
+      place,
+      { sourceMilestone, ...progression }: { sourceMilestone: string } & ProgressionInput,
+    ) => targets.releasePlans.changeProgression(actor, flagPlace(place), sourceMilestone, progression),
+  },
+  deleteMilestoneProgression: {
+    schema: Type.Object({ sourceMilestone: Type.String({ minLength: 1 }) }),
+    permission: "UPDATE_FEATURE_STRATEGY",
+    key: (payload: { sourceMilestone: string }) => payload.sourceMilestone,
+    check: async (targets, db, _actor, place, payload: { sourceMilestone: string }) => {
+      await requireMilestone(targets, db, place, payload.sourceMilestone);
+    },
+    ...planChange,
+    apply: (targets, actor, place, payload: { sourceMilestone: string }) =>
+      targets.releasePlans.deleteProgression(actor, flagPlace(place), payload.sourceMilestone),
+  },
+  resumeMilestoneProgression: {
+    schema: Type.Object({ planId: Type.String({ minLength: 1 }) }),
+    permission: "UPDATE_FEATURE_STRATEGY",
+    key: () => "",
+    check: async (targets, db, _actor, place, payload: { planId: string }) => {
+      await requirePlan(targets, db, place, payload.planId);
+    },
+    ...planChange,
+    apply: (targets, actor, place, payload: { planId: string }) =>
+      targets.releasePlans.resume(actor, flagPlace(place), payload.planId),
+  },
+  changeReleasePlanSafeguard: {
+    schema: Type.Object({ planId: Type.String({ minLength: 1 }), safeguard: SafeguardInput }),
+    permission: "UPDATE_FEATURE_STRATEGY",
+    key: () => "",
+    check: async (targets, db, _actor, place, payload: { planId: string }) => {
+      await requirePlan(targets, db, place, payload.planId);
+    },
+    ...planChange,
+    apply: (targets, actor, place, payload: { planId: string; safeguard: SafeguardInput }) =>
+      targets.safeguards.putOnPlan(actor, flagPlace(place), payload.planId, payload.safeguard),
+  },
+  deleteReleasePlanSafeguard: {
+    schema: Type.Object({
+      planId: Type.String({ minLength: 1 }),
+      safeguardId: Type.String({ minLength: 1 }),
+    }),
+    permission: "UPDATE_FEATURE_STRATEGY",
+    key: () => "",
+    check: async (targets, db, _actor, place, payload: { planId: string; safeguardId: string }) => {
+      const plan = await requirePlan(targets, db, place, payload.planId);
+      if (!plan.safeguards.some((safeguard) => safeguard.id === payload.safeguardId)) {
+        throw notFound(`Could not find safeguard ${payload.safeguardId}`);
+      }
+    },
+    ...planChange,
+    apply: (targets, actor, place, payload: { planId: string; safeguardId: string }) =>
+      targets.safeguards.remove(actor, flagPlace(place), payload.planId, payload.safeguardId),
+  },
+  changeFeatureEnvSafeguard: {
+    schema: Type.Object({ safeguard: SafeguardInput }),
+    permission: "UPDATE_FEATURE_ENVIRONMENT",
+    key: () => "",
+    snapshot: environmentSafeguardNow,
+    conflict: async (targets, db, place, _payload, snapshot) =>
+      isDeepStrictEqual(await environmentSafeguardNow(targets, db, place), snapshot)
+        ? undefined
+        : "The environment's safeguard has been changed since this change was made.",
+    apply: (targets, actor, place, payload: { safeguard: SafeguardInput }) =>
+      targets.safeguards.putOnEnvironment(actor, flagPlace(place), payload.safeguard),
+  },
+  deleteFeatureEnvSafeguard: {
+    schema: Type.Object({ safeguardId: Type.String({ minLength: 1 }) }),
+    permission: "UPDATE_FEATURE_ENVIRONMENT",
+    key: () => "",
+    check: async (targets, db, _actor, place, payload: { safeguardId: string }) => {
+      if ((await environmentSafeguardNow(targets, db, place))?.id !== payload.safeguardId) {
+        throw notFound(`Could not find safeguard ${payload.safeguardId}`);
+      }
+    },
+    snapshot: environmentSafeguardNow,
+    conflict: async (targets, db, place, payload: { safeguardId: string }) =>
+      (await environmentSafeguardNow(targets, db, place))?.id === payload.safeguardId
+        ? undefined
+        : "The safeguard has been removed since this change was made.",
+    apply: (targets, actor, place, payload: { safeguardId: string }) =>
+      targets.safeguards.remove(actor, flagPlace(place), null, payload.safeguardId),
   },
 };
 

@@ -28,6 +28,16 @@ export const ACTIONS = [
   "deleteDependency",
   "updateSegment",
   "deleteSegment",
+  "addReleasePlan",
+  "deleteReleasePlan",
+  "startMilestone",
+  "changeMilestoneProgression",
+  "deleteMilestoneProgression",
+  "resumeMilestoneProgression",
+  "changeReleasePlanSafeguard",
+  "deleteReleasePlanSafeguard",
+  "changeFeatureEnvSafeguard",
+  "deleteFeatureEnvSafeguard",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 

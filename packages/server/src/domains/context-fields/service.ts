@@ -80,6 +80,15 @@ export class ContextFieldService {
     return (await contextFieldStore.definitions(this.db)).map(definition);
   }
 
+  /** The names among `names` that are context fields, read within a change. */
+  async definedAmong(db: Db, names: readonly string[]): Promise<Set<string>> {
+    const wanted = new Set(names);
+    if (wanted.size === 0) return wanted;
+    return new Set(
+      (await contextFieldStore.definitions(db)).map((row) => row.name).filter((name) => wanted.has(name)),
+    );
+  }
+
   get(_actor: Actor, name: string): Promise<ContextFieldView> {
     return fields.require(this.db, name);
   }

@@ -138,6 +138,8 @@ export const EVENT_TYPES = [
   "feature-dependency-added",
   "feature-dependency-removed",
   "feature-dependencies-removed",
+  // Signalbox's own: a flag brought back to an earlier version of itself (not in the reference).
+  "feature-version-restored",
   "banner-created",
   "banner-updated",
   "banner-deleted",
@@ -154,6 +156,21 @@ export const EVENT_TYPES = [
   "actions-created",
   "actions-updated",
   "actions-deleted",
+  "release-plan-template-created",
+  "release-plan-template-updated",
+  "release-plan-template-deleted",
+  "release-plan-template-archived",
+  "release-plan-added",
+  "release-plan-removed",
+  "release-plan-milestone-started",
+  "milestone-progression-created",
+  "milestone-progression-updated",
+  "milestone-progression-deleted",
+  "release-plan-progressions-paused",
+  "release-plan-progressions-resumed",
+  "safeguard-changed",
+  "safeguard-deleted",
+  "safeguard-triggered",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -4,7 +4,7 @@ import { hiddenProjects } from "../../access/can.js";
 import type { Db } from "../../db/connection.js";
 import type { Subscriber, Unsubscribe } from "../../db/notifications.js";
 import type { Telemetry } from "../../telemetry.js";
-import type { EventInput } from "./catalogue.js";
+import type { EventInput, EventType } from "./catalogue.js";
 import { Outbox } from "./outbox.js";
 import { CHANGES_CHANNEL, CREDENTIALS_SUFFIX, type EventQuery, eventStore, type NewEvent } from "./store.js";
 
@@ -177,6 +177,19 @@ export class EventService {
    */
   search(actor: Actor, query: EventQuery) {
     return eventStore.search(this.db, { ...query, hidden: hiddenProjects(actor) });
+  }
+
+  /**
+   * A flag's events, oldest first, each with the moment of its transaction; with `actor`,
+   * only those `search` shows them. What a flag's history is rebuilt from.
+   */
+  ofFeature(db: Db, name: string, actor?: Actor) {
+    return eventStore.ofFeature(db, name, actor ? hiddenProjects(actor) : []);
+  }
+
+  /** The events of some types after a position, oldest first. */
+  ofTypes(db: Db, types: readonly EventType[], after = 0) {
+    return eventStore.ofTypes(db, types, after);
   }
 
   /**

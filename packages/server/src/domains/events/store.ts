@@ -110,6 +110,38 @@ export const eventStore = {
   },
 
   /**
+   * A flag's events, oldest first, each with the moment of its transaction to the
+   * microsecond (`transaction`): the events one change records share it. With `hidden`,
+   * those `search` would leave out for such a reader are left out.
+   */
+  async ofFeature(
+    db: Db,
+    name: string,
+    hidden: readonly string[] = [],
+  ): Promise<(StoredEvent & { transaction: string })[]> {
+    let select = db.selectFrom("events").selectAll().where("feature_name", "=", name);
+    if (hidden.length > 0) select = select.where(sql<boolean>`not ${namesAnyOf(hidden)}`);
+    const rows = await select
+      .select(sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as("transaction"))
+      .orderBy("id")
+      .execute();
+    return rows.map((row) => ({ ...toEvent(row), transaction: row.transaction }));
+  },
+
+  /** The events of some types after a position, oldest first. */
+  async ofTypes(db: Db, types: readonly EventType[], after: number): Promise<StoredEvent[]> {
+    if (types.length === 0) return [];
+    const rows = await db
+      .selectFrom("events")
+      .selectAll()
+      .where("type", "in", types)
+      .where("id", ">", after)
+      .orderBy("id")
+      .execute();
+    return rows.map(toEvent);
+  },
+
+  /**
    * Advances the revision inside the writing transaction. The row stays locked until commit,
    * so revisions are handed out in commit order; the notification is delivered on commit.
    */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { ClientMetricsSchema, ClientRegistrationSchema } from "@signalbox/protocol";
 import { Type } from "typebox";
+import type { TokenActor } from "../../access/actor.js";
 import { tokenCaller } from "../../http/auth.js";
 import {
   ApplicationDetail,
@@ -18,6 +19,14 @@ import {
 } from "./schemas.js";
 import type { MetricsService } from "./service.js";
 
+/**
+ * Where a report's impact metrics go (the impact-metrics domain's service, which imports
+ * from this domain: named by its shape here, so the two import one way only). It never fails.
+ */
+export interface ImpactMetricsSink {
+  ingest(token: TokenActor, appName: string, impactMetrics: unknown): Promise<void>;
+}
+
 // The reference answers server SDKs 202 and browser SDKs 200.
 const sdks = {
   client: { base: "/api/client", status: 202, tags: ["Client"] },
@@ -26,12 +35,14 @@ const sdks = {
 
 /**
  * Where SDKs register and report usage: server SDKs with a client token, and browser SDKs
- * with a frontend token inside the frontend API's CORS scope.
+ * with a frontend token inside the frontend API's CORS scope. A report's impact metrics go
+ * to their own domain, which never fails the report.
  */
 export const usageRoutes: FastifyPluginAsyncTypebox<{
   metrics: MetricsService;
+  impactMetrics: ImpactMetricsSink;
   auth: "client" | "frontend";
-}> = async (app, { metrics, auth }) => {
+}> = async (app, { metrics, impactMetrics, auth }) => {
   const { base, status, tags } = sdks[auth];
   const response = { [status]: Type.Null() };
 
@@ -59,7 +70,11 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await metrics.report(tokenCaller(request), request.body, request.ip);
+      const token = tokenCaller(request);
+      await Promise.all([
+        metrics.report(token, request.body, request.ip),
+        impactMetrics.ingest(token, request.body.appName, request.body.impactMetrics),
+      ]);
       reply.status(status);
     },
   );

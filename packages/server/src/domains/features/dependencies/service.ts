@@ -2,11 +2,16 @@ import { invalidField, noAccess, notFound } from "@signalbox/protocol";
 import type { Actor } from "../../../access/actor.js";
 import type { Db } from "../../../db/connection.js";
 import { refuseUnreviewed } from "../../change-gate/gate.js";
-import type { EventService } from "../../events/service.js";
+import type { Change, EventService } from "../../events/service.js";
 import type { FlagService } from "../flags/service.js";
 import type {} from "./events.js";
 import type { DependencyInput } from "./schemas.js";
 import { dependencyStore } from "./store.js";
+
+type ParentLink = { feature: string; enabled: boolean; variants: string[] };
+
+const byParent = (a: ParentLink, b: ParentLink) =>
+  a.feature < b.feature ? -1 : a.feature > b.feature ? 1 : 0;
 
 /** The one answer for a parent that is not an active flag of the child's project. */
 export const missingParent = (project: string, parent: string) =>
@@ -78,13 +83,25 @@ export class DependencyService {
         withChildren.add(link.parent);
         withParents.add(link.child);
       }
+      // Each event carries the child's parents before its link, as if links were added one at a time.
+      const held = await this.parentLists(
+        change.db,
+        links.map((link) => link.child),
+      );
       await dependencyStore.add(change.db, links);
       for (const { child, parent, enabled, variants } of links) {
+        const before = held.get(child)!;
+        const after = [
+          ...before.filter((link) => link.feature !== parent),
+          { feature: parent, enabled, variants },
+        ].sort(byParent);
+        held.set(child, after);
         change.record({
           type: "feature-dependency-added",
           project: projectId,
           featureName: child,
           data: { feature: parent, enabled, variants },
+          preData: { parents: before },
         });
       }
     });
@@ -95,15 +112,36 @@ export class DependencyService {
     await this.events.change(actor, async (change) => {
       const flag = await this.flags.require(change.db, projectId, child);
       await refuseUnreviewed(change, flag.project);
+      const before = (await this.parentLists(change.db, [child])).get(child)!;
       const removed = await dependencyStore.remove(change.db, child, parent);
       if (parent && removed === 0) throw notFound(`${child} does not depend on ${parent}`);
-      const subject = { project: flag.project, featureName: child };
+      const subject = { project: flag.project, featureName: child, preData: { parents: before } };
       change.record(
         parent
           ? { type: "feature-dependency-removed", ...subject, data: { feature: parent } }
           : { type: "feature-dependencies-removed", ...subject },
       );
     });
+  }
+
+  /**
+   * Before a flag is deleted for good: its children's links to it (the children are archived
+   * by then) go first, each recorded on its child, whose history would otherwise lose the
+   * link unseen when the deletion cascades.
+   */
+  async dropParent(change: Change, parent: string): Promise<void> {
+    for (const { child } of await dependencyStore.childrenOf(change.db, [parent])) {
+      const flag = await this.flags.find(change.db, child);
+      const before = (await this.parentLists(change.db, [child])).get(child)!;
+      await dependencyStore.remove(change.db, child, parent);
+      change.record({
+        type: "feature-dependency-removed",
+        project: flag?.project ?? null,
+        featureName: child,
+        data: { feature: parent },
+        preData: { parents: before },
+      });
+    }
   }
 
   /** Whether any flag of the project, archived ones too, depends on another. */
@@ -120,6 +158,15 @@ export class DependencyService {
       enabled: row.enabled,
       variants: row.variants,
     }));
+  }
+
+  /** Each child's parents, by parent name: what the dependency events carry as their preData. */
+  private async parentLists(db: Db, children: string[]): Promise<Map<string, ParentLink[]>> {
+    const lists = new Map(children.map((child) => [child, [] as ParentLink[]]));
+    for (const row of await dependencyStore.parentsOf(db, [...lists.keys()])) {
+      lists.get(row.child)!.push({ feature: row.parent, enabled: row.enabled, variants: row.variants });
+    }
+    return lists;
   }
 
   /** The active flags that depend on any of `parents`. */

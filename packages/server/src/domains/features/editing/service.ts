@@ -40,7 +40,7 @@ export interface FlagEditingLinks {
   projects: Pick<ProjectService, "requireActive">;
   strategies: Pick<StrategyService, "prepareToEnable" | "moveFlag">;
   tags: Pick<FeatureTagService, "attachAll">;
-  dependencies: Pick<DependencyService, "parentsOf" | "childrenOf">;
+  dependencies: Pick<DependencyService, "parentsOf" | "childrenOf" | "dropParent">;
   lifecycle: Pick<LifecycleService, "enter" | "enterAll" | "restart">;
   favorites: Pick<FavoriteService, "features">;
   views: Pick<FlagViewService, "of" | "ofAll">;
@@ -176,11 +176,12 @@ export class FlagEditingService {
 
   /** Deletes archived flags for good. */
   async remove(actor: Actor, projectId: string | undefined, names: string[]): Promise<void> {
-    const { flags, views } = this.links;
+    const { flags, views, dependencies } = this.links;
     await this.events.change(actor, async (change) => {
       for (const name of names) {
         const flag = await flags.requireArchived(change, projectId, name, "DELETE_FEATURE");
         const preData = await views.of(change.db, name);
+        await dependencies.dropParent(change, name);
         await flags.remove(change.db, name);
         change.record({ type: "feature-deleted", ...subject(flag), preData });
       }

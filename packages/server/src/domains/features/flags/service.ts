@@ -191,8 +191,12 @@ export class FlagService {
     await flagStore.update(change.db, [name], { archived_at: null });
     // As in the reference, a revived flag comes back switched off everywhere: reviving
     // serves nothing that no one reviewed, in environments that require change requests too.
+    // Where it was on is kept with the event, so that its history can be undone.
+    const enabledIn = (await flagStore.environments(change.db, [name]))
+      .filter((row) => row.enabled)
+      .map((row) => row.environment);
     await flagStore.disableEverywhere(change.db, [name]);
-    change.record({ type: "feature-revived", ...subject(flag) });
+    change.record({ type: "feature-revived", ...subject(flag), preData: { enabledIn } });
     return { ...flag, archived: false };
   }
 

@@ -6,7 +6,11 @@ declare module "../../events/catalogue.js" {
     "feature-strategy-add": { data: StrategyView };
     "feature-strategy-update": { data: StrategyView; preData: StrategyView };
     "feature-strategy-remove": { preData: StrategyView };
-    "strategy-order-changed": { data: { id: string; sortOrder: number }[] };
+    /** preData: the position of every strategy of the flag in the environment before (not in the reference). */
+    "strategy-order-changed": {
+      data: { id: string; sortOrder: number }[];
+      preData: { id: string; sortOrder: number }[];
+    };
     "default-strategy-updated": { data: StrategyInput; preData?: StrategyInput };
   }
 }

@@ -214,16 +214,22 @@ export class StrategyService {
     await this.events.change(actor, async (change) => {
       const flag = await this.flags.locate(change.db, place);
       await refuseUnreviewed(change, flag.project, [place.environment]);
-      const known = new Set(
-        (await strategyStore.ofFlags(change.db, [flag.name], place.environment)).map((s) => s.id),
-      );
+      const held = await strategyStore.ofFlags(change.db, [flag.name], place.environment);
+      const known = new Set(held.map((s) => s.id));
       // Another flag's strategy is not found here, as by its own route.
       for (const entry of order) {
         if (!known.has(entry.id)) throw missingStrategy(entry.id, flag, place.environment);
       }
       for (const entry of order)
         await strategyStore.update(change.db, entry.id, { sortOrder: entry.sortOrder });
-      change.record({ type: "strategy-order-changed", ...subject(flag, place.environment), data: order });
+      // Where every strategy of the flag there stood before: what undoing the change needs.
+      const preData = held.map((strategy) => ({ id: strategy.id, sortOrder: strategy.sort_order }));
+      change.record({
+        type: "strategy-order-changed",
+        ...subject(flag, place.environment),
+        data: order,
+        preData,
+      });
     });
   }
 
