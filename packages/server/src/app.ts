@@ -203,7 +203,13 @@ export function createServices(
     { flags, flagEditing, plans: releasePlans, metrics: impactMetrics },
     settings.releases,
   );
-  const releaseScheduler = new ReleaseScheduler(releasePlans, safeguards, settings.releases, events);
+  const releaseScheduler = new ReleaseScheduler(
+    releasePlans,
+    safeguards,
+    settings.releases,
+    events.outbox,
+    events,
+  );
   // Changes are checked against the flag services and applied through them.
   const changeTargets = {
     flags,

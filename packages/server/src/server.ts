@@ -76,7 +76,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const admin = await services.users.bootstrapAdmin(config.defaultAdmin);
     services.events.outbox.start(app.log);
     await services.changeRequestScheduler.start(app.log);
-    services.releaseScheduler.start(app.log);
+    await services.releaseScheduler.start(app.log);
     await services.addons.start(app.log);
     const url = await app.listen({ port: config.port, host: config.host });
     if (admin) {

@@ -225,5 +225,13 @@ describe("progressive delivery with the Node SDK", () => {
     // Switched off, it has nothing left to stop: it acts once.
     await new Promise((resolve) => setTimeout(resolve, 3 * EVALUATION_MS));
     expect((await eventsOf(flag)).filter((type) => type === "safeguard-triggered")).toHaveLength(1);
+    // Switched on again by a person, the trigger is over: the safeguard watches again.
+    await switchOn(flag);
+    const triggeredAt = async () => (await server.request(`${env(flag)}/safeguards`)).body[0].triggeredAt;
+    await expect.poll(triggeredAt, { timeout: 5000, interval: 25 }).toBeNull();
+    errorsPerTick.search_errors = 20;
+    await expect.poll(() => sdk.isEnabled(flag), { timeout: 10_000, interval: 10 }).toBe(false);
+    errorsPerTick.search_errors = 0;
+    expect((await eventsOf(flag)).filter((type) => type === "safeguard-triggered")).toHaveLength(2);
   });
 });

@@ -301,6 +301,86 @@ describe.each(databaseKinds)("release plans (%s)", (kind) => {
     ).toBe(409);
   });
 
+  it("makes, replaces and removes safeguards in the reference's shapes", async () => {
+    const flag = await newFlag();
+    const { body: made } = await server.request(TEMPLATES, {
+      method: "POST",
+      body: template(`guard-${flag}`),
+    });
+    const { body: plan } = await server.request(`${env(flag)}/release-plans`, {
+      method: "POST",
+      body: { templateId: made.id },
+    });
+    const guard = (threshold: number) => ({
+      impactMetric: {
+        metricName: "unleash_counter_errors",
+        timeRange: "day",
+        aggregationMode: "rps",
+        labelSelectors: { appName: ["shop"] },
+      },
+      triggerCondition: { operator: ">", threshold },
+    });
+    const first = await server.request(`${env(flag)}/release-plans/${plan.id}/safeguards`, {
+      method: "PUT",
+      body: guard(5),
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      id: expect.stringMatching(/^[0-9A-Z]{26}$/),
+      action: { type: "pauseReleasePlanProgressions", id: plan.id },
+      impactMetric: { ...guard(5).impactMetric, id: expect.stringMatching(/^[0-9A-Z]{26}$/) },
+      triggerCondition: { operator: ">", threshold: 5 },
+      triggeredAt: null,
+    });
+    // One per plan: a second PUT replaces it, keeping its id.
+    const second = await server.request(`${env(flag)}/release-plans/${plan.id}/safeguards`, {
+      method: "PUT",
+      body: guard(9),
+    });
+    expect(second.body.id).toBe(first.body.id);
+    const { body: withGuard } = await server.request(`${env(flag)}/release-plans/${plan.id}`);
+    expect(withGuard.safeguards).toEqual([second.body]);
+
+    const own = await server.request(`${env(flag)}/safeguards`, { method: "PUT", body: guard(3) });
+    expect(own.body.action).toEqual({
+      type: "disableFeatureEnvironment",
+      project: "default",
+      featureName: flag,
+      environment: "development",
+    });
+    expect((await server.request(`${env(flag)}/safeguards`)).body).toEqual([own.body]);
+
+    const bad = await server.request(`${env(flag)}/safeguards`, {
+      method: "PUT",
+      body: { ...guard(3), triggerCondition: { operator: ">=", threshold: 3 } },
+    });
+    expect(bad.status).toBe(400);
+    // The plan's safeguard is not the environment's, and the other way round.
+    expect(
+      (await server.request(`${env(flag)}/safeguards/${first.body.id}`, { method: "DELETE" })).status,
+    ).toBe(404);
+    expect(
+      (
+        await server.request(`${env(flag)}/release-plans/${plan.id}/safeguards/${own.body.id}`, {
+          method: "DELETE",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await server.request(`${env(flag)}/release-plans/${plan.id}/safeguards/${first.body.id}`, {
+          method: "DELETE",
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await server.request(`${env(flag)}/safeguards/${own.body.id}`, { method: "DELETE" })).status,
+    ).toBe(200);
+    expect((await server.request(`${env(flag)}/safeguards`)).body).toEqual([]);
+    expect((await server.request(`${env(flag)}/release-plans/${plan.id}`)).body.safeguards).toEqual([]);
+    expect(await eventsOf(flag)).toEqual(expect.arrayContaining(["safeguard-changed", "safeguard-deleted"]));
+  });
+
   it("changes and removes a progression through the reference's routes", async () => {
     const flag = await newFlag();
     const { body: made } = await server.request(TEMPLATES, {

@@ -33,6 +33,26 @@ export const queryKeys = {
     nameCheck: (name: string) => ["flag-name", name] as const,
     search: (typed: string) => ["search", "features", typed] as const,
     metrics: (featureName: string, hours: number) => ["client-metrics", featureName, hours] as const,
+    /** Under the flag's key: a change to the flag is a new version. */
+    versions: (projectId: string, featureName: string) =>
+      ["flag", projectId, featureName, "versions"] as const,
+    restorePreview: (projectId: string, featureName: string, eventId: number, environment: string) =>
+      ["flag", projectId, featureName, "versions", eventId, environment] as const,
+    /** Under the flag's key: whatever refreshes the flag refreshes its release plans and safeguards. */
+    releasePlans: (projectId: string, featureName: string, environment: string) =>
+      ["flag", projectId, featureName, "release-plans", environment] as const,
+    safeguards: (projectId: string, featureName: string, environment: string) =>
+      ["flag", projectId, featureName, "safeguards", environment] as const,
+  },
+  releaseTemplates: {
+    all: () => ["release-templates"] as const,
+    list: (includeArchived: boolean) => ["release-templates", includeArchived] as const,
+    detail: (id: string) => ["release-templates", "detail", id] as const,
+  },
+  impactMetrics: {
+    all: () => ["impact-metrics"] as const,
+    metadata: () => ["impact-metrics", "metadata"] as const,
+    series: (query: object) => ["impact-metrics", "series", query] as const,
   },
   changeRequests: {
     all: () => ["change-requests"] as const,

@@ -58,7 +58,7 @@ export async function startTestServer(
   await services.events.start();
   services.events.outbox.start(app.log);
   await services.changeRequestScheduler.start(app.log);
-  services.releaseScheduler.start(app.log);
+  await services.releaseScheduler.start(app.log);
   // Hourly, as in production; tests that need it run the job themselves (services.staleness.run).
   services.staleness.start(3_600_000, app.log);
   // Addons made by another instance (or written straight to the database) are seen within half a second.

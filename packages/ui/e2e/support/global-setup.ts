@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { ADMIN_PASSWORD, ADMIN_TOKEN, CLIENT_TOKEN } from "./service";
+import { ADMIN_PASSWORD, ADMIN_TOKEN, CLIENT_TOKEN, RELEASE_MINUTE_MS } from "./service";
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -55,6 +55,14 @@ export default async function globalSetup() {
       // The integrations flow's webhook receiver listens on 127.0.0.1, which addons refuse by
       // default; other private addresses stay refused, as a newcomer's flow shows.
       UNLEASH_ALLOW_LIST_INTEGRATION: "127.0.0.1",
+      // The release flows see safeguards act and milestones hand over within seconds. Only
+      // release plans and safeguards read these: no other flow waits on them.
+      SAFEGUARD_INTERVAL_MS: "500",
+      SAFEGUARD_WINDOW_MS: "5000",
+      // A sample leaves the window 5 seconds after it was reported, not up to a minute later.
+      IMPACT_METRICS_RESOLUTION_SECONDS: "1",
+      // A transition condition's "minute" is 2 seconds: a 30-minute progression is a minute.
+      RELEASE_PLAN_MINUTE_MS: String(RELEASE_MINUTE_MS),
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -4,6 +4,8 @@ import { test as base, expect, type Page } from "@playwright/test";
 export const ADMIN_TOKEN = "*:*.ui-e2e-admin";
 export const CLIENT_TOKEN = "*:development.ui-e2e-client";
 export const ADMIN_PASSWORD = "Ui-e2e-secret-123";
+/** How long a release plan's transition "minute" lasts in the service under test. */
+export const RELEASE_MINUTE_MS = 2_000;
 
 /** The service global-setup started. */
 export const serviceUrl = () => {

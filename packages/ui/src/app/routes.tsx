@@ -34,6 +34,11 @@ export const router = createBrowserRouter([
       { path: "environments", ...page(() => import("../environments/environments-page")) },
       { path: "tag-types", ...page(() => import("../tag-types/tag-types-page")) },
       { path: "strategy-types", ...page(() => import("../strategy-types/strategy-types-page")) },
+      { path: "release-templates", ...page(() => import("../release-plans/templates/templates-page")) },
+      {
+        path: "release-templates/:templateId",
+        ...page(() => import("../release-plans/templates/template-page")),
+      },
       { path: "api-tokens", ...page(() => import("../tokens/api-tokens-page")) },
       { path: "integrations", ...page(() => import("../integrations/integrations-page")) },
       { path: "applications", ...page(() => import("../applications/applications-page")) },

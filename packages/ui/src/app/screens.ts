@@ -18,6 +18,7 @@ export const SCREENS: readonly Screen[] = [
   { path: "/environments", label: "Environments", section: "Configure" },
   { path: "/tag-types", label: "Tag types", section: "Configure" },
   { path: "/strategy-types", label: "Strategy types", section: "Configure" },
+  { path: "/release-templates", label: "Release templates", section: "Configure" },
   { path: "/api-tokens", label: "API tokens", section: "Configure" },
   { path: "/integrations", label: "Integrations", section: "Configure" },
   { path: "/applications", label: "Applications", section: "Observe" },

@@ -59,7 +59,7 @@ export function Shell() {
             if (screens.length === 0) return null;
             return (
               <div key={section}>
-                <Text size="xs" c="dimmed" fw={700} tt="uppercase" mt={8} mb={2} px="sm">
+                <Text size="xs" c="dimmed" fw={700} tt="uppercase" mt={6} mb={2} px="sm">
                   {section}
                 </Text>
                 {screens.map((screen) => (
@@ -68,7 +68,7 @@ export function Shell() {
                     component={Link}
                     to={screen.path}
                     label={screen.label}
-                    py={4}
+                    py={3}
                     rightSection={screen.path === "/change-requests" ? <ReviewBadge /> : undefined}
                     onClick={close}
                     active={

@@ -1,4 +1,10 @@
 import type { Flag, Strategy } from "../flags/queries";
+import {
+  describeReleaseChange,
+  RELEASE_ACTIONS,
+  type ReleaseContext,
+  releaseChangeDiff,
+} from "./release-diff";
 
 /** A change's target as it is now, and as the change would leave it; null where it does not exist. */
 export interface Diff {
@@ -46,17 +52,20 @@ const comparableSegment = (segment: Payload) => ({
 
 /**
  * What a flag's change would do to the flag as it is now in the request's environment: the
- * enabled state, the strategy of the same id, the variants, the dependency. `flag` missing
- * (deleted, or not loaded): only what the change holds.
+ * enabled state, the strategy of the same id, the variants, the dependency, the release plan
+ * and safeguards (`release`). `flag` missing (deleted, or not loaded): only what the change holds.
  */
 export function flagChangeDiff(
   action: string,
   rawPayload: unknown,
   flag: Flag | undefined,
   environment: string,
+  release: ReleaseContext = {},
 ): Diff {
   const payload = record(rawPayload);
   const here = flag?.environments.find((candidate) => candidate.name === environment);
+  if (RELEASE_ACTIONS.has(action))
+    return releaseChangeDiff(action, rawPayload, { ...release, strategies: here?.strategies });
   const strategyNow = (id: unknown) => here?.strategies.find((strategy) => strategy.id === id);
   switch (action) {
     case "updateEnabled":
@@ -122,8 +131,14 @@ export function segmentChangeDiff(action: string, rawPayload: unknown, segment: 
   return { before: null, after: rawPayload };
 }
 
-/** One line saying what a change does, for its heading. */
-export function describeChange(action: string, rawPayload: unknown, environment: string): string {
+/** One line saying what a change does, for its heading; release changes name what `release` knows. */
+export function describeChange(
+  action: string,
+  rawPayload: unknown,
+  environment: string,
+  release: ReleaseContext = {},
+): string {
+  if (RELEASE_ACTIONS.has(action)) return describeReleaseChange(action, rawPayload, environment, release);
   const payload = record(rawPayload);
   const strategy = () => String(payload.title || payload.name || payload.id || "a strategy");
   switch (action) {

@@ -213,6 +213,73 @@ describe("ChangeRequestView", () => {
     );
   });
 
+  it("names a release change's milestone as the flag's plan has it, and shows what starting it serves", async () => {
+    const shown = request("In review");
+    const environment = "/api/admin/projects/web/features/checkout/environments/production";
+    const strategy = (percent: string) => ({
+      id: `s${percent}`,
+      milestoneId: "m2",
+      sortOrder: 0,
+      name: "flexibleRollout",
+      strategyName: "flexibleRollout",
+      title: null,
+      disabled: false,
+      parameters: { rollout: percent },
+      constraints: [],
+      segments: [],
+      variants: [],
+    });
+    const milestone = (id: string, name: string, sortOrder: number, percent: string) => ({
+      id,
+      name,
+      sortOrder,
+      releasePlanDefinitionId: "p1",
+      startedAt: null,
+      pausedAt: null,
+      progressionExecutedAt: null,
+      progressionDueAt: null,
+      transitionCondition: null,
+      strategies: [strategy(percent)],
+    });
+    service.serve({
+      "GET /api/admin/user": me(AUTHOR, REVIEWING),
+      "GET /api/admin/projects/web/features/checkout": flag,
+      "GET /api/admin/release-plan-templates": [],
+      [`GET ${environment}/safeguards`]: [],
+      [`GET ${environment}/release-plans`]: [
+        {
+          id: "p1",
+          name: "Gradual",
+          activeMilestoneId: "m1",
+          milestones: [milestone("m1", "Canary", 0, "10"), milestone("m2", "Everyone", 1, "100")],
+          safeguards: [],
+        },
+      ],
+    });
+    show({
+      ...shown,
+      features: [
+        {
+          name: "checkout",
+          changes: [
+            {
+              id: 13,
+              action: "startMilestone",
+              payload: { milestoneId: "m2" },
+              createdBy: AUTHOR,
+              createdAt: "2026-01-01T00:00:00.000Z",
+            },
+          ],
+        },
+      ],
+    });
+    const change = await screen.findByRole("article", { name: "Start milestone Everyone" });
+    const diff = within(change).getByRole("region", { name: "Changes: Start milestone Everyone" });
+    await waitFor(() => expect(diff).toHaveTextContent('- "activeMilestone": "Canary"'));
+    expect(diff).toHaveTextContent('+ "activeMilestone": "Everyone"');
+    expect(diff).toHaveTextContent('+ "flexibleRollout 100%"');
+  });
+
   it("adds a comment", async () => {
     show(request("In review"));
     await userEvent.type(screen.getByRole("textbox", { name: "Comment" }), "Looks right");

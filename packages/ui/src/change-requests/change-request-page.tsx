@@ -48,6 +48,8 @@ import {
   useChangeRequest,
   useChangeRequestsChanged,
 } from "./queries";
+import { useReleaseContext } from "./release-context";
+import { RELEASE_ACTIONS, type ReleaseContext } from "./release-diff";
 import { hasConflicts, OPEN_STATES, type RequestAction, requestActions, STATE_COLORS } from "./rules";
 import { ScheduleModal } from "./schedule-modal";
 
@@ -451,6 +453,11 @@ function FeatureChanges({
   discard: Verdict | undefined;
 }) {
   const flag = useFlag({ projectId: request.project, featureName: feature.name }, current);
+  // Release changes name milestones, plans and templates by id: read with them, they name them.
+  const release = useReleaseContext(
+    { projectId: request.project, featureName: feature.name, environment: request.environment },
+    feature.changes.some((change) => RELEASE_ACTIONS.has(change.action)),
+  );
   const headingId = `feature-${feature.name}`;
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={headingId}>
@@ -478,9 +485,10 @@ function FeatureChanges({
             request={request}
             change={change}
             discard={discard}
+            release={release}
             diff={
               current
-                ? flagChangeDiff(change.action, change.payload, flag.data, request.environment)
+                ? flagChangeDiff(change.action, change.payload, flag.data, request.environment, release)
                 : undefined
             }
           />
@@ -550,15 +558,18 @@ function ChangeCard({
   change,
   diff,
   discard,
+  release,
 }: {
   request: ChangeRequest;
   change: RequestedChange | SegmentChange;
   diff: { before: unknown; after: unknown } | undefined;
   discard: Verdict | undefined;
+  /** What a release change's ids are named by. */
+  release?: ReleaseContext;
 }) {
   const { changed, path } = useRequestWrites(request);
   const client = useQueryClient();
-  const what = describeChange(change.action, change.payload, request.environment);
+  const what = describeChange(change.action, change.payload, request.environment, release);
   const remove = async () => {
     await unwrap(
       api.DELETE("/api/admin/projects/{projectId}/change-requests/{id}/changes/{changeId}", {

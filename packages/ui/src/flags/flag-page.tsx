@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Loader, Paper, SimpleGrid, Stack, Tabs, Text } from "@mantine/core";
+import { Anchor, Badge, Box, Loader, Paper, SimpleGrid, Stack, Tabs, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { DraftBanner } from "../change-requests/draft-banner";
@@ -13,6 +13,7 @@ import { FlagDependencies } from "./header/flag-dependencies";
 import { FlagHeader } from "./header/flag-header";
 import { FlagTags } from "./header/flag-tags";
 import { LifecycleStage } from "./header/lifecycle-stage";
+import { FlagVersions } from "./history/versions";
 import { type Flag, useFlag, useProject, useStrategyDefinitions } from "./queries";
 
 const TABS = { environments: "Environments", variants: "Variants", exposure: "Exposure", history: "History" };
@@ -81,7 +82,15 @@ function FlagScreen({ flag }: { flag: Flag }) {
           />
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="md">
-          <EventList filter={{ feature: flag.name }} />
+          <Stack gap="lg">
+            <FlagVersions flag={flag} />
+            <Stack gap="xs">
+              <Title order={3} size="h4">
+                Events
+              </Title>
+              <EventList filter={{ feature: flag.name }} />
+            </Stack>
+          </Stack>
         </Tabs.Panel>
       </Tabs>
     </Stack>

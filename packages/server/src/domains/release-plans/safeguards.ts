@@ -113,6 +113,11 @@ export class SafeguardService {
     });
   }
 
+  /** The environment's safeguard, having switched the flag off before `since`, is no longer triggered. */
+  async rearm(feature: string, environment: string, since: Date): Promise<void> {
+    await store.rearm(this.db, feature, environment, since);
+  }
+
   /**
    * Looks at every safeguard once: where its condition holds over the window, it acts, each
    * once across instances (the safeguard's row is locked while it does, and what it does

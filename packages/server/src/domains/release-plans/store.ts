@@ -219,6 +219,17 @@ export const releasePlanStore = {
     await db.updateTable("safeguards").set({ triggered_at: at }).where("id", "=", id).execute();
   },
 
+  async rearm(db: Db, feature: string, environment: string, since: Date) {
+    await db
+      .updateTable("safeguards")
+      .set({ triggered_at: null })
+      .where("feature_name", "=", feature)
+      .where("environment", "=", environment)
+      .where("release_plan_id", "is", null)
+      .where("triggered_at", "<", since)
+      .execute();
+  },
+
   async deleteSafeguard(db: Db, id: string) {
     await db.deleteFrom("safeguards").where("id", "=", id).execute();
   },

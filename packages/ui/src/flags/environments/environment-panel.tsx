@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Paper, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Divider, Group, Modal, Paper, Stack, Text, Title } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -10,6 +10,9 @@ import { GuardedSwitch } from "../../components/guarded-switch";
 import { notifyDone } from "../../components/notify";
 import { RelativeTime } from "../../components/relative-time";
 import { queryKeys } from "../../query-keys";
+import { SwitchedOffBanner } from "../../release-plans/plans/banners";
+import { EnvironmentSafeguardSection, ReleasePlanSection } from "../../release-plans/plans/plan-section";
+import { useEnvironmentSafeguards } from "../../release-plans/queries";
 import { useFlagCan } from "../permissions";
 import {
   type Flag,
@@ -47,6 +50,7 @@ export function EnvironmentPanel({
   const client = useQueryClient();
   const flagChanged = useFlagChanged(place);
   const segments = useSegments();
+  const safeguards = useEnvironmentSafeguards(path);
   const gate = useChangeGate(flag.project);
   const reviewed = gate.requiresRequest(name);
   const [editing, setEditing] = useState<{ strategy?: Strategy } | undefined>();
@@ -213,6 +217,11 @@ export function EnvironmentPanel({
             size="md"
           />
         </Group>
+        <SwitchedOffBanner
+          environment={name}
+          enabled={environment.enabled}
+          safeguard={safeguards.data?.[0]}
+        />
 
         {strategies.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -283,6 +292,10 @@ export function EnvironmentPanel({
             Add strategy
           </GuardedButton>
         </Group>
+        <Divider />
+        <ReleasePlanSection flag={flag} environment={name} definitions={definitions} />
+        <Divider />
+        <EnvironmentSafeguardSection flag={flag} environment={name} />
       </Stack>
 
       {editing && (

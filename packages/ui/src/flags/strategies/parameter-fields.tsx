@@ -70,10 +70,12 @@ export function GradualRolloutFields({
   declared,
   parameters,
   onChange,
+  groupIdDescription = "Flags with the same group id put the same users in their rollout",
 }: {
   declared: Declared[];
   parameters: Parameters;
   onChange: (next: Parameters) => void;
+  groupIdDescription?: string | undefined;
 }) {
   const fields = useContextFields();
   const problem = (name: string) => {
@@ -103,7 +105,7 @@ export function GradualRolloutFields({
         />
         <TextInput
           label="Group id"
-          description="Flags with the same group id put the same users in their rollout"
+          description={groupIdDescription}
           value={parameters.groupId ?? ""}
           onChange={(event) => set("groupId", event.currentTarget.value)}
           error={problem("groupId")}

@@ -61,7 +61,13 @@ export function newDraft(place: StrategyPlace): StrategyDraft {
  * lack the stickiness and group the form requires; they are filled in as SDKs read them
  * when missing (`default`, and the flag's name).
  */
-export function draftOf(strategy: Strategy, place: StrategyPlace): StrategyDraft {
+export function draftOf(
+  strategy: Pick<
+    Strategy,
+    "name" | "title" | "disabled" | "parameters" | "constraints" | "segments" | "variants"
+  >,
+  place: StrategyPlace,
+): StrategyDraft {
   const { parameters } = strategy;
   return {
     name: strategy.name,
@@ -78,6 +84,24 @@ export function draftOf(strategy: Strategy, place: StrategyPlace): StrategyDraft
     constraints: strategy.constraints,
     segments: strategy.segments,
     variants: fromStored(strategy.variants),
+  };
+}
+
+/**
+ * The definition a strategy's fields are checked against: in a release template a gradual
+ * rollout's group id may be left empty, since the service fills in the flag's name when the
+ * milestone starts.
+ */
+export function fieldsDefinition(
+  definition: StrategyDefinition | undefined,
+  template: boolean,
+): StrategyDefinition | undefined {
+  if (!template || !definition || definition.name !== GRADUAL_ROLLOUT) return definition;
+  return {
+    ...definition,
+    parameters: definition.parameters.map((parameter) =>
+      parameter.name === "groupId" ? { ...parameter, required: false } : parameter,
+    ),
   };
 }
 

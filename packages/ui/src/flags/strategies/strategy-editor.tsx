@@ -36,9 +36,11 @@ import {
   defaultParameters,
   draftOf,
   draftProblems,
+  fieldsDefinition,
   GRADUAL_ROLLOUT,
   newDraft,
   type StrategyDraft,
+  type StrategyPlace,
   strategyBody,
 } from "./strategy-draft";
 
@@ -113,116 +115,19 @@ export function StrategyEditor({
     },
   });
 
-  const typeOptions = known
-    .filter((candidate) => !candidate.deprecated || candidate.name === draft.name)
-    .map((candidate) => ({ value: candidate.name, label: candidate.displayName || candidate.name }));
-  if (!typeOptions.some((option) => option.value === draft.name)) {
-    typeOptions.push({ value: draft.name, label: draft.name });
-  }
-
-  const usable = (segments.data?.segments ?? []).filter(
-    (segment) => segment.project === null || segment.project === place.projectId,
-  );
-  const chosenSegments = usable.filter((segment) => draft.segments.includes(segment.id));
-
   return (
     <Modal opened onClose={onClose} title={title} size="xl">
       <Stack gap="lg">
-        <Section title="Strategy">
-          <Select
-            label="Strategy type"
-            description={definition?.description ?? undefined}
-            data={typeOptions}
-            value={draft.name}
-            onChange={(name) =>
-              name &&
-              change({
-                name,
-                parameters: defaultParameters(
-                  name,
-                  known.find((candidate) => candidate.name === name),
-                  defaults,
-                ),
-              })
-            }
-            allowDeselect={false}
-            searchable
-          />
-          <TextInput
-            label="Title"
-            description="Optional: says what this strategy is for, in the flag's overview"
-            value={draft.title}
-            onChange={(event) => change({ title: event.currentTarget.value })}
-          />
-          {draft.name === GRADUAL_ROLLOUT ? (
-            <GradualRolloutFields
-              declared={definition?.parameters ?? []}
-              parameters={draft.parameters}
-              onChange={(parameters) => change({ parameters })}
-            />
-          ) : (
-            <DeclaredParameterFields
-              declared={definition?.parameters ?? []}
-              parameters={draft.parameters}
-              onChange={(parameters) => change({ parameters })}
-            />
+        <StrategyFields
+          draft={draft}
+          onChange={change}
+          place={defaults}
+          segments={(segments.data?.segments ?? []).filter(
+            (segment) => segment.project === null || segment.project === place.projectId,
           )}
-          <Checkbox
-            label="Disabled"
-            description="Kept with the flag, but not evaluated: the flag is on for nobody through it"
-            checked={draft.disabled}
-            onChange={(event) => change({ disabled: event.currentTarget.checked })}
-          />
-        </Section>
-
-        <Section title="Targeting">
-          <MultiSelect
-            label="Segments"
-            description="Everyone the strategy is on for must be in each segment chosen"
-            placeholder={pickHint(draft.segments, "Pick segments")}
-            data={usable.map((segment) => ({ value: String(segment.id), label: segment.name }))}
-            value={draft.segments.map(String)}
-            onChange={(ids) => change({ segments: ids.map(Number) })}
-            searchable
-            clearable
-            nothingFoundMessage="No segment by that name"
-          />
-          {chosenSegments.length > 0 && (
-            <List size="sm" aria-label="Chosen segments">
-              {chosenSegments.map((segment) => (
-                <List.Item key={segment.id}>
-                  <Text span fw={500} size="sm">
-                    {segment.name}:
-                  </Text>{" "}
-                  {segment.constraints.map(describeConstraint).join("; and ") || "no constraints"}
-                </List.Item>
-              ))}
-            </List>
-          )}
-          <Text size="sm" fw={500}>
-            Constraints
-          </Text>
-          <ConstraintsEditor value={draft.constraints} onChange={(constraints) => change({ constraints })} />
-        </Section>
-
-        <Section title="Variants">
-          <VariantsEditor
-            value={draft.variants}
-            onChange={(variants) => change({ variants })}
-            kind="strategy"
-            environment={environment}
-          />
-        </Section>
-
-        {problems.length > 0 && (
-          <Alert color="yellow" title="Not ready to save">
-            <List size="sm">
-              {problems.map((problem) => (
-                <List.Item key={problem}>{problem}</List.Item>
-              ))}
-            </List>
-          </Alert>
-        )}
+          environment={environment}
+        />
+        <DraftProblems problems={problems} />
         <FormError error={save.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -234,6 +139,153 @@ export function StrategyEditor({
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+type Segment = NonNullable<ReturnType<typeof useSegments>["data"]>["segments"][number];
+
+/**
+ * A strategy's fields, whatever it is written for: a flag's environment (`StrategyEditor`) or
+ * a release template's milestone. `segments` are those it may name there. In a template a
+ * gradual rollout's group may stay empty (`template`): it becomes the flag's name when the
+ * milestone starts, so one template serves every flag.
+ */
+export function StrategyFields({
+  draft,
+  onChange,
+  place,
+  segments,
+  environment,
+  template = false,
+}: {
+  draft: StrategyDraft;
+  onChange: (patch: Partial<StrategyDraft>) => void;
+  place: StrategyPlace;
+  segments: Segment[];
+  environment?: string;
+  template?: boolean;
+}) {
+  const definitions = useStrategyDefinitions();
+  const known = definitions.data?.strategies ?? [];
+  const definition = fieldsDefinition(
+    known.find((candidate) => candidate.name === draft.name),
+    template,
+  );
+  const typeOptions = known
+    .filter((candidate) => !candidate.deprecated || candidate.name === draft.name)
+    .map((candidate) => ({ value: candidate.name, label: candidate.displayName || candidate.name }));
+  if (!typeOptions.some((option) => option.value === draft.name)) {
+    typeOptions.push({ value: draft.name, label: draft.name });
+  }
+  const chosenSegments = segments.filter((segment) => draft.segments.includes(segment.id));
+
+  return (
+    <>
+      <Section title="Strategy">
+        <Select
+          label="Strategy type"
+          description={definition?.description ?? undefined}
+          data={typeOptions}
+          value={draft.name}
+          onChange={(name) =>
+            name &&
+            onChange({
+              name,
+              parameters: defaultParameters(
+                name,
+                known.find((candidate) => candidate.name === name),
+                place,
+              ),
+            })
+          }
+          allowDeselect={false}
+          searchable
+        />
+        <TextInput
+          label="Title"
+          description="Optional: says what this strategy is for, in the flag's overview"
+          value={draft.title}
+          onChange={(event) => onChange({ title: event.currentTarget.value })}
+        />
+        {draft.name === GRADUAL_ROLLOUT ? (
+          <GradualRolloutFields
+            declared={definition?.parameters ?? []}
+            parameters={draft.parameters}
+            onChange={(parameters) => onChange({ parameters })}
+            groupIdDescription={
+              template
+                ? "Flags with the same group id put the same users in their rollout. Empty: the flag's name, when the milestone starts"
+                : undefined
+            }
+          />
+        ) : (
+          <DeclaredParameterFields
+            declared={definition?.parameters ?? []}
+            parameters={draft.parameters}
+            onChange={(parameters) => onChange({ parameters })}
+          />
+        )}
+        <Checkbox
+          label="Disabled"
+          description="Kept with the flag, but not evaluated: the flag is on for nobody through it"
+          checked={draft.disabled}
+          onChange={(event) => onChange({ disabled: event.currentTarget.checked })}
+        />
+      </Section>
+
+      <Section title="Targeting">
+        <MultiSelect
+          label="Segments"
+          description="Everyone the strategy is on for must be in each segment chosen"
+          placeholder={pickHint(draft.segments, "Pick segments")}
+          data={segments.map((segment) => ({ value: String(segment.id), label: segment.name }))}
+          value={draft.segments.map(String)}
+          onChange={(ids) => onChange({ segments: ids.map(Number) })}
+          searchable
+          clearable
+          nothingFoundMessage="No segment by that name"
+        />
+        {chosenSegments.length > 0 && (
+          <List size="sm" aria-label="Chosen segments">
+            {chosenSegments.map((segment) => (
+              <List.Item key={segment.id}>
+                <Text span fw={500} size="sm">
+                  {segment.name}:
+                </Text>{" "}
+                {segment.constraints.map(describeConstraint).join("; and ") || "no constraints"}
+              </List.Item>
+            ))}
+          </List>
+        )}
+        <Text size="sm" fw={500}>
+          Constraints
+        </Text>
+        <ConstraintsEditor value={draft.constraints} onChange={(constraints) => onChange({ constraints })} />
+      </Section>
+
+      <Section title="Variants">
+        <VariantsEditor
+          value={draft.variants}
+          onChange={(variants) => onChange({ variants })}
+          kind="strategy"
+          environment={environment}
+        />
+      </Section>
+    </>
+  );
+}
+
+/** What keeps a strategy from being saved, listed above the buttons. */
+export function DraftProblems({ problems }: { problems: string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <Alert color="yellow" title="Not ready to save">
+      <List size="sm">
+        {problems.map((problem) => (
+          <List.Item key={problem}>{problem}</List.Item>
+        ))}
+      </List>
+    </Alert>
   );
 }
 
