@@ -391,12 +391,20 @@ describe.each(databaseKinds)("release plans (%s)", (kind) => {
       method: "POST",
       body: { templateId: made.id },
     });
-    const [first, , last] = plan.milestones;
+    const [first, second, last] = plan.milestones;
+    expect(
+      plan.milestones.map((milestone: { targetMilestone: string | null }) => milestone.targetMilestone),
+    ).toEqual([second.id, last.id, null]);
     const set = await server.request(`${env(flag)}/progressions/${first.id}`, {
       method: "PUT",
       body: { targetMilestone: last.id, transitionCondition: { intervalMinutes: 1 } },
     });
     expect(set.status).toBe(200);
+    const { body: changed } = await server.request(`${env(flag)}/release-plans/${plan.id}`);
+    expect(changed.milestones[0]).toMatchObject({
+      targetMilestone: last.id,
+      transitionCondition: { intervalMinutes: 1 },
+    });
     const self = await server.request(`${env(flag)}/progressions/${first.id}`, {
       method: "PUT",
       body: { targetMilestone: first.id, transitionCondition: { intervalMinutes: 1 } },

@@ -1,14 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import {
-  ADMIN_PASSWORD,
-  admin,
-  CLIENT_TOKEN,
-  expect,
-  logIn,
-  serviceUrl,
-  snap,
-  test,
-} from "./support/service";
+import { ADMIN_PASSWORD, admin, expect, logIn, reportCounter, snap, test } from "./support/service";
 
 // Unique per run: the service's data outlives a retried test.
 const RUN = Date.now().toString(36);
@@ -103,6 +94,7 @@ test("a person makes a release template, adds it to a flag's development environ
   await expect(progression.getByRole("combobox", { name: "Advance to" })).toHaveValue("Half");
   await progression.getByRole("textbox", { name: "After (minutes)" }).fill("30");
   await progression.getByRole("button", { name: "Save progression" }).click();
+  await expect(milestone(timeline, "Canary")).toContainText("Advances to Half after 30 minutes.");
   const countdown = milestone(timeline, "Canary").getByRole("timer");
   await expect(countdown).toHaveText(/^Next milestone in (1 min|\d+ s)/);
   const said = await countdown.textContent();
@@ -177,25 +169,7 @@ test("a safeguard pauses a release when its metric goes wrong, and switches the 
 
   // The shop reports errors, as an SDK does.
   const reported = Date.now();
-  const response = await fetch(`${serviceUrl()}/api/client/metrics`, {
-    method: "POST",
-    headers: { authorization: CLIENT_TOKEN, "content-type": "application/json" },
-    body: JSON.stringify({
-      appName: "shop",
-      instanceId: `shop-${RUN}`,
-      environment: "development",
-      bucket: null,
-      impactMetrics: [
-        {
-          name: "errors",
-          help: "errors",
-          type: "counter",
-          samples: [{ labels: { appName: "shop" }, value: 50 }],
-        },
-      ],
-    }),
-  });
-  expect(response.ok).toBe(true);
+  await reportCounter("shop", "errors", 50);
 
   // Within an evaluation and a refresh of the page: both safeguards acted, and say so.
   await expect(paused).toBeVisible({ timeout: 20_000 });

@@ -43,6 +43,9 @@ export const queryKeys = {
       ["flag", projectId, featureName, "release-plans", environment] as const,
     safeguards: (projectId: string, featureName: string, environment: string) =>
       ["flag", projectId, featureName, "safeguards", environment] as const,
+    /** The impact metric charts on the flag (their data is under `impactMetrics.series`). */
+    impactCharts: (projectId: string, featureName: string) =>
+      ["flag", projectId, featureName, "impact-charts"] as const,
   },
   releaseTemplates: {
     all: () => ["release-templates"] as const,

@@ -3,6 +3,8 @@ export interface Sent {
   method: string;
   path: string;
   body: unknown;
+  /** The query string's parameters, when the request had any. */
+  query?: Record<string, string>;
 }
 
 /** What a fake route answers: a JSON value (200), a Response as is, or either computed from the request. */
@@ -30,7 +32,12 @@ export function installFakeService() {
     const request = input instanceof Request ? input : new Request(input, init);
     const url = new URL(request.url);
     const text = await request.text();
-    const entry = { method: request.method, path: url.pathname, body: text ? JSON.parse(text) : undefined };
+    const entry: Sent = {
+      method: request.method,
+      path: url.pathname,
+      body: text ? JSON.parse(text) : undefined,
+      ...(url.search ? { query: Object.fromEntries(url.searchParams) } : {}),
+    };
     sent.push(entry);
     const answer = routes.get(`${entry.method} ${entry.path}`);
     if (answer === undefined)

@@ -29,6 +29,27 @@ export async function admin<T = unknown>(method: string, path: string, body?: un
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** Reports a counter's increase as an SDK does, inside its usage metrics (with the client token). */
+export async function reportCounter(
+  appName: string,
+  name: string,
+  value: number,
+  help = name,
+): Promise<void> {
+  const response = await fetch(`${serviceUrl()}/api/client/metrics`, {
+    method: "POST",
+    headers: { authorization: CLIENT_TOKEN, "content-type": "application/json" },
+    body: JSON.stringify({
+      appName,
+      instanceId: `${appName}-1`,
+      environment: "development",
+      bucket: null,
+      impactMetrics: [{ name, help, type: "counter", samples: [{ labels: { appName }, value }] }],
+    }),
+  });
+  if (!response.ok) throw new Error(`reporting ${name}: ${response.status} ${await response.text()}`);
+}
+
 /** Logs in through the login page, as a person does. */
 export async function logIn(page: Page, username: string, password: string): Promise<void> {
   await page.goto("/login");

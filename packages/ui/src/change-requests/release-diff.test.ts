@@ -27,6 +27,7 @@ const milestone = (id: string, name: string, sortOrder: number, at: Partial<Mile
   pausedAt: null,
   progressionExecutedAt: null,
   progressionDueAt: null,
+  targetMilestone: null,
   transitionCondition: null,
   strategies: [rollout(id, String((sortOrder + 1) * 50))],
   ...at,

@@ -1,3 +1,4 @@
+import { AGGREGATIONS } from "../impact-metrics/metric-draft";
 import { minutesText } from "../release-plans/plans/countdown";
 import type {
   EnvironmentSafeguard,
@@ -6,7 +7,7 @@ import type {
   SafeguardInput,
   Template,
 } from "../release-plans/queries";
-import { AGGREGATIONS, describeSafeguard } from "../release-plans/safeguards/safeguard-draft";
+import { describeSafeguard } from "../release-plans/safeguards/safeguard-draft";
 
 /** The change-request actions of release management, as the service names them. */
 export const RELEASE_ACTIONS: ReadonlySet<string> = new Set([

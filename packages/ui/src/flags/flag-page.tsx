@@ -14,13 +14,23 @@ import { FlagHeader } from "./header/flag-header";
 import { FlagTags } from "./header/flag-tags";
 import { LifecycleStage } from "./header/lifecycle-stage";
 import { FlagVersions } from "./history/versions";
+import { ImpactCharts } from "./impact/impact-charts";
 import { type Flag, useFlag, useProject, useStrategyDefinitions } from "./queries";
 
-const TABS = { environments: "Environments", variants: "Variants", exposure: "Exposure", history: "History" };
+const TABS = {
+  environments: "Environments",
+  variants: "Variants",
+  exposure: "Exposure",
+  impact: "Impact",
+  history: "History",
+};
 type Tab = keyof typeof TABS;
 const isTab = (value: string | null): value is Tab => value !== null && Object.hasOwn(TABS, value);
 
-/** A flag: what it is, where it is on and for whom, its variants, how often it is used, what happened to it. */
+/**
+ * A flag: what it is, where it is on and for whom, its variants, how often it is used, what its
+ * applications measure around it, what happened to it.
+ */
 export default function FlagPage() {
   const { projectId = "", featureName = "" } = useParams();
   const flag = useFlag({ projectId, featureName });
@@ -80,6 +90,9 @@ function FlagScreen({ flag }: { flag: Flag }) {
             featureName={flag.name}
             environments={flag.environments.map((environment) => environment.name)}
           />
+        </Tabs.Panel>
+        <Tabs.Panel value="impact" pt="md">
+          <ImpactCharts flag={flag} />
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="md">
           <Stack gap="lg">

@@ -68,6 +68,8 @@ export const Milestone = Type.Object({
   progressionExecutedAt: Nullable(Type.String({ format: "date-time" })),
   /** Signalbox's addition: when this milestone hands over, while it is active and not paused. */
   progressionDueAt: Nullable(Type.String({ format: "date-time" })),
+  /** Signalbox's addition: the milestone a progression hands over to (the next one unless set). */
+  targetMilestone: Nullable(Type.String()),
   transitionCondition: Nullable(TransitionCondition),
   strategies: Type.Array(MilestoneStrategy),
 });

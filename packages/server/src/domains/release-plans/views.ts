@@ -4,7 +4,15 @@ import type { DefinitionRow, MilestoneRow, SafeguardRow } from "./store.js";
 
 const time = (at: Date | null) => (at ? at.toISOString() : null);
 
-export function milestoneView(row: MilestoneRow): Milestone {
+/** Milestones in order; each one's `targetMilestone`, where its progression would hand over. */
+function milestoneViews(rows: MilestoneRow[]): Milestone[] {
+  return rows.map((row, index) => ({
+    ...milestoneView(row),
+    targetMilestone: row.progression_target ?? rows[index + 1]?.id ?? null,
+  }));
+}
+
+function milestoneView(row: MilestoneRow): Omit<Milestone, "targetMilestone"> {
   return {
     id: row.id,
     name: row.name,
@@ -30,7 +38,7 @@ function definitionFields(row: DefinitionRow, milestones: MilestoneRow[]) {
     description: row.description,
     createdAt: row.created_at.toISOString(),
     createdByUserId: row.created_by_user_id ?? SYSTEM_USER_ID,
-    milestones: milestones.map(milestoneView),
+    milestones: milestoneViews(milestones),
   };
 }
 

@@ -11,6 +11,7 @@ const milestone = (id: string, sortOrder: number, at: Partial<Milestone> = {}): 
   pausedAt: null,
   progressionExecutedAt: null,
   progressionDueAt: null,
+  targetMilestone: null,
   transitionCondition: null,
   strategies: [],
   ...at,

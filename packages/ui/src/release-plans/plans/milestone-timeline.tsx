@@ -92,7 +92,12 @@ export function MilestoneTimeline({
                       {milestoneSummary(milestone, label)}
                     </Text>
                   </Group>
-                  <Progression milestone={milestone} state={state} last={last} />
+                  <Progression
+                    milestone={milestone}
+                    target={milestones.find((other) => other.id === milestone.targetMilestone)}
+                    state={state}
+                    last={last}
+                  />
                 </Stack>
                 <Group gap="xs" wrap="nowrap">
                   {!running && (
@@ -154,17 +159,21 @@ export function MilestoneTimeline({
   );
 }
 
-/** When the milestone started, and when (or whether) it hands over. */
+/** When the milestone started, and when (or whether) it hands over, and to which milestone. */
 function Progression({
   milestone,
+  target,
   state,
   last,
 }: {
   milestone: Milestone;
+  /** The milestone its progression hands over to. */
+  target: Milestone | undefined;
   state: MilestoneState;
   last: boolean;
 }) {
   const interval = milestone.transitionCondition?.intervalMinutes;
+  const to = target ? ` to ${target.name}` : "";
   const started = milestone.startedAt && (state === "active" || state === "paused" || state === "done") && (
     <>
       Started <RelativeTime value={milestone.startedAt} />.{" "}
@@ -172,11 +181,16 @@ function Progression({
   );
   let hands: ReactNode = null;
   if (state === "active" && milestone.progressionDueAt)
-    hands = <Countdown due={milestone.progressionDueAt} />;
+    hands = (
+      <>
+        {interval && `Advances${to} after ${minutesText(interval)}. `}
+        <Countdown due={milestone.progressionDueAt} />
+      </>
+    );
   else if (state === "paused" && interval)
-    hands = `Paused: it advances ${minutesText(interval)} after the plan is resumed.`;
+    hands = `Paused: it advances${to} ${minutesText(interval)} after the plan is resumed.`;
   else if (interval && state !== "done" && state !== "skipped")
-    hands = `Advances ${minutesText(interval)} after it starts.`;
+    hands = `Advances${to} after ${minutesText(interval)} from its start.`;
   else if (!last && state !== "done" && state !== "skipped") hands = "The next milestone is started by hand.";
   if (!started && !hands) return null;
   return (

@@ -27,6 +27,7 @@ const milestone = (id: string, sortOrder: number, at: Partial<Milestone> = {}): 
   pausedAt: null,
   progressionExecutedAt: null,
   progressionDueAt: null,
+  targetMilestone: null,
   transitionCondition: null,
   strategies: [
     {
@@ -59,7 +60,12 @@ const plan = (canary: Partial<Milestone>): Plan => ({
   releasePlanTemplateId: "t",
   milestones: [
     milestone("Half", 1),
-    milestone("Canary", 0, { startedAt: started, transitionCondition: { intervalMinutes: 30 }, ...canary }),
+    milestone("Canary", 0, {
+      startedAt: started,
+      transitionCondition: { intervalMinutes: 30 },
+      targetMilestone: "Half",
+      ...canary,
+    }),
   ],
   safeguards: [
     {
@@ -120,10 +126,24 @@ describe("ReleasePlanSection", () => {
     expect(canary).toHaveAccessibleName("Milestone Canary");
     expect(canary).toHaveAttribute("aria-current", "step");
     expect(canary).toHaveTextContent("Active");
+    expect(canary).toHaveTextContent("Advances to Half after 30 minutes.");
     expect(within(canary!).getByRole("timer")).toHaveTextContent(/^Next milestone in 1 min( \d+ s)?$/);
     expect(half).toHaveTextContent("Waiting");
     expect(half).not.toHaveAttribute("aria-current");
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("names the milestone a progression hands over to, and offers it first when the progression is edited", async () => {
+    const shown = plan({ targetMilestone: "Everyone", progressionDueAt: inAMinute() });
+    shown.milestones.push(milestone("Everyone", 2));
+    serve(shown, { permissions: ["UPDATE_FEATURE_STRATEGY"], gated: false });
+    show();
+    const canary = await screen.findByRole("listitem", { name: "Milestone Canary" });
+    expect(canary).toHaveTextContent("Advances to Everyone after 30 minutes.");
+    await userEvent.click(within(canary).getByRole("button", { name: "Edit the progression of Canary" }));
+    const dialog = await screen.findByRole("dialog", { name: "Progression of Canary" });
+    expect(within(dialog).getByRole("combobox", { name: "Advance to" })).toHaveValue("Everyone");
+    expect(within(dialog).getByRole("textbox", { name: "After (minutes)" })).toHaveValue("30");
   });
 
   it("adds starting a milestone to the person's draft where the environment requires change requests", async () => {

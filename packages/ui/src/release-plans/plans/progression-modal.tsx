@@ -5,8 +5,9 @@ import { FormError } from "../../components/form-error";
 import type { Milestone } from "../queries";
 
 /**
- * When a milestone hands over on its own, and to which milestone: the next one unless another
- * is picked. The wait is counted from when the milestone started.
+ * When a milestone hands over on its own, and to which milestone: the one it hands over to now
+ * (set before, else the next one) unless another is picked. The wait is counted from when the
+ * milestone started.
  */
 export function ProgressionModal({
   source,
@@ -27,7 +28,8 @@ export function ProgressionModal({
 }) {
   const others = milestones.filter((milestone) => milestone.id !== source.id);
   const next = milestones[milestones.findIndex((milestone) => milestone.id === source.id) + 1];
-  const [targetId, setTargetId] = useState<string | null>(next?.id ?? others[0]?.id ?? null);
+  const current = others.find((milestone) => milestone.id === source.targetMilestone);
+  const [targetId, setTargetId] = useState<string | null>(current?.id ?? next?.id ?? others[0]?.id ?? null);
   const [minutes, setMinutes] = useState<number | "">(source.transitionCondition?.intervalMinutes ?? 60);
   const target = others.find((milestone) => milestone.id === targetId);
   const valid = target !== undefined && minutes !== "" && Number.isInteger(minutes) && minutes >= 1;

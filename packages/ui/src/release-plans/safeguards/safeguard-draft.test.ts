@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  aggregationsFor,
-  describeSafeguard,
-  safeguardBody,
-  safeguardDraftOf,
-  safeguardRules,
-} from "./safeguard-draft";
+import { describeSafeguard, safeguardBody, safeguardDraftOf, safeguardRules } from "./safeguard-draft";
 
 const stored = {
   impactMetric: {
@@ -58,15 +52,6 @@ describe("safeguard drafts", () => {
     expect(safeguardRules.threshold(0)).toBeNull();
     expect(safeguardRules.labels.label("pod", draft)).toBe("This label is filtered twice");
     expect(safeguardRules.labels.values([])).toBe("Pick at least one value");
-  });
-});
-
-describe("aggregationsFor", () => {
-  it("offers what a metric's type can be aggregated by, and everything while it is not known", () => {
-    expect(aggregationsFor("counter")).toEqual(["rps", "count"]);
-    expect(aggregationsFor("gauge")).toEqual(["avg", "sum"]);
-    expect(aggregationsFor("histogram")).toEqual(["p50", "p95", "p99"]);
-    expect(aggregationsFor(undefined)).toHaveLength(7);
   });
 });
 
