@@ -137,7 +137,8 @@ export class ReleasePlanService {
     await this.events.change(actor, async (change) => {
       const flag = await this.gate(change, place);
       const found = planId ?? (await store.plansOf(change.db, [flag.name], place.environment))[0]?.id;
-      const plan = await this.lock(change.db, place, found ?? "");
+      if (found === undefined) throw notFound(`${flag.name} has no release plan in ${place.environment}`);
+      const plan = await this.lock(change.db, place, found);
       const milestones = await store.milestones(change.db, [plan.id]);
       const milestone = milestones.find((candidate) => candidate.id === milestoneId);
       if (!milestone) throw missingMilestone(milestoneId);

@@ -190,7 +190,11 @@ export class SafeguardService {
   ): Promise<SafeguardRow> {
     return this.events.change(actor, async (change) => {
       const flag = await this.gate(change, place);
-      if (planId !== null) await this.links.plans.require(change.db, place, planId);
+      if (planId !== null) {
+        await this.links.plans.require(change.db, place, planId);
+        // One safeguard a plan: two made at once are one after the other, the second replacing.
+        await store.lockPlan(change.db, planId);
+      }
       const existing = (await store.safeguardsOf(change.db, [flag.name], place.environment)).find(
         (row) => row.release_plan_id === planId,
       );
